@@ -1,0 +1,253 @@
+package ai.convo.command.project;
+
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
+
+import ai.convo.contract.common.Actor;
+import ai.convo.contract.common.DomainException;
+import ai.convo.contract.locale.CreateLocaleCommand;
+import ai.convo.contract.locale.DeleteLocaleCommand;
+import ai.convo.contract.locale.LocaleCreatedEvent;
+import ai.convo.contract.locale.LocaleDeletedEvent;
+import ai.convo.contract.locale.LocalePatch;
+import ai.convo.contract.locale.LocaleRecord;
+import ai.convo.contract.locale.LocaleUpdatedEvent;
+import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
+import ai.convo.contract.locale.UpdateLocaleCommand;
+import ai.convo.contract.project.CreateProjectCommand;
+import ai.convo.contract.project.DeleteProjectCommand;
+import ai.convo.contract.project.ProjectCreatedEvent;
+import ai.convo.contract.project.ProjectDeletedEvent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.spring.stereotype.Aggregate;
+
+/**
+ * A project and its locales. Locales live here so that "exactly one primary", "unique names" and
+ * "fallbacks never form a cycle" are decided in one consistent place.
+ */
+@Aggregate
+public class ProjectAggregate {
+
+    @AggregateIdentifier
+    private String projectId;
+    private String organisationId;
+    private String primaryLocaleId;
+    private final Map<String, LocaleRecord> locales = new LinkedHashMap<>();
+
+    protected ProjectAggregate() {
+        // for Axon
+    }
+
+    @CommandHandler
+    public ProjectAggregate(CreateProjectCommand command) {
+        Actor actor = command.actor();
+        apply(new ProjectCreatedEvent(command.projectId().value(), actor.organisationId(), command.name(),
+                command.color(), actor.userId(), command.at()));
+        apply(new LocaleCreatedEvent(command.projectId().value(), actor.organisationId(),
+                command.primaryLocaleId().value(), command.primaryLocaleReferenceId(), command.nluLanguage().code(),
+                command.nluLanguage().code(), true, null, actor.userId(), command.at()));
+    }
+
+    @CommandHandler
+    public void handle(DeleteProjectCommand command) {
+        visibleTo(command.actor());
+        apply(new ProjectDeletedEvent(projectId, organisationId, command.actor().userId(), command.at()));
+    }
+
+    @CommandHandler
+    public LocaleRecord handle(CreateLocaleCommand command) {
+        visibleTo(command.actor());
+        String localeId = command.localeId().value();
+        if (locales.containsKey(localeId)) {
+            throw DomainException.conflict("A locale with id " + localeId + " already exists.");
+        }
+        requireUniqueName(command.name(), null);
+        String fallback = command.fallbackLocaleReference() == null ? null : command.fallbackLocaleReference().value();
+        if (fallback != null) {
+            requireLocaleOfThisProject(fallback);
+        }
+        String by = command.actor().userId();
+        apply(new LocaleCreatedEvent(projectId, organisationId, localeId, command.referenceId(), command.name(),
+                command.nluLanguage().code(), command.primary(), fallback, by, command.at()));
+        if (command.primary()) {
+            apply(new PrimaryLocaleChangedEvent(projectId, organisationId, primaryLocaleId, localeId, by, command.at()));
+        }
+        return locales.get(localeId);
+    }
+
+    @CommandHandler
+    public LocaleRecord handle(UpdateLocaleCommand command) {
+        visibleTo(command.actor());
+        String localeId = command.localeId().value();
+        LocaleRecord current = requireLocale(localeId);
+        LocalePatch patch = command.patch();
+        List<String> changed = new ArrayList<>();
+
+        String name = current.name();
+        if (patch.name() != null && !patch.name().equals(current.name())) {
+            requireUniqueName(patch.name(), localeId);
+            name = patch.name();
+            changed.add("name");
+        }
+        String language = current.nluLanguage();
+        if (patch.nluLanguage() != null && !patch.nluLanguage().code().equals(language)) {
+            language = patch.nluLanguage().code();
+            changed.add("nluLanguage");
+        }
+        String fallback = current.fallbackLocaleReference();
+        if (patch.fallbackPresent()) {
+            String wanted = patch.fallbackLocaleReference() == null ? null : patch.fallbackLocaleReference().value();
+            if (!Objects.equals(wanted, fallback)) {
+                if (wanted != null) {
+                    requireValidFallback(localeId, wanted);
+                }
+                fallback = wanted;
+                changed.add("fallbackLocaleReference");
+            }
+        }
+        boolean promote = false;
+        if (patch.primary() != null && patch.primary() != current.primary()) {
+            if (!patch.primary()) {
+                throw DomainException.conflict("A project always has exactly one primary locale, so locale " + localeId
+                        + " cannot stop being primary on its own. Make another locale primary instead; that demotes this one.");
+            }
+            promote = true;
+            changed.add("primary");
+        }
+        if (changed.isEmpty()) {
+            return current;
+        }
+        String by = command.actor().userId();
+        apply(new LocaleUpdatedEvent(projectId, organisationId, localeId, changed, name, language,
+                current.primary() || promote, fallback, by, command.at()));
+        if (promote) {
+            apply(new PrimaryLocaleChangedEvent(projectId, organisationId, primaryLocaleId, localeId, by, command.at()));
+        }
+        return locales.get(localeId);
+    }
+
+    @CommandHandler
+    public void handle(DeleteLocaleCommand command) {
+        visibleTo(command.actor());
+        String localeId = command.localeId().value();
+        LocaleRecord locale = requireLocale(localeId);
+        if (locale.primary()) {
+            throw DomainException.conflict("Locale " + localeId + " is the project's primary locale and cannot be "
+                    + "deleted. Make another locale primary first.");
+        }
+        List<String> dependents = locales.values().stream()
+                .filter(l -> localeId.equals(l.fallbackLocaleReference()))
+                .map(LocaleRecord::id)
+                .toList();
+        if (!dependents.isEmpty()) {
+            throw DomainException.conflict("Locale " + localeId + " is the fallback of " + String.join(", ", dependents)
+                    + "; change their fallbackLocaleReference first.", Map.of("fallbackOf", dependents));
+        }
+        apply(new LocaleDeletedEvent(projectId, organisationId, localeId, command.actor().userId(), command.at()));
+    }
+
+    // ---- guard clauses
+
+    /** Another organisation's project answers exactly as a missing one does. */
+    private void visibleTo(Actor actor) {
+        if (!organisationId.equals(actor.organisationId())) {
+            throw DomainException.notFound("No resource with id " + projectId + " exists.");
+        }
+    }
+
+    private LocaleRecord requireLocale(String localeId) {
+        LocaleRecord locale = locales.get(localeId);
+        if (locale == null) {
+            throw DomainException.notFound("Locale " + localeId + " does not exist.");
+        }
+        return locale;
+    }
+
+    private void requireUniqueName(String name, String exceptLocaleId) {
+        String wanted = name.toLowerCase(Locale.ROOT);
+        for (LocaleRecord locale : locales.values()) {
+            if (!locale.id().equals(exceptLocaleId) && locale.name().toLowerCase(Locale.ROOT).equals(wanted)) {
+                throw DomainException.conflict("This project already has a locale named '" + locale.name()
+                        + "' (" + locale.id() + "); locale names are unique per project, ignoring case.");
+            }
+        }
+    }
+
+    private void requireLocaleOfThisProject(String fallback) {
+        if (!locales.containsKey(fallback)) {
+            throw DomainException.invalid("fallbackLocaleReference", "fallbackLocaleReference " + fallback
+                    + " is not a locale of this project.");
+        }
+    }
+
+    private void requireValidFallback(String localeId, String fallback) {
+        if (fallback.equals(localeId)) {
+            throw DomainException.invalid("fallbackLocaleReference", "A locale cannot be its own fallback.");
+        }
+        requireLocaleOfThisProject(fallback);
+        List<String> path = new ArrayList<>(List.of(localeId, fallback));
+        for (String next = locales.get(fallback).fallbackLocaleReference(); next != null;
+             next = locales.get(next).fallbackLocaleReference()) {
+            path.add(next);
+            if (next.equals(localeId)) {
+                throw DomainException.conflict("Fallbacks would form a cycle: " + String.join(" -> ", path)
+                        + ". Choose a fallback that does not lead back to this locale.", Map.of("cycle", path));
+            }
+        }
+    }
+
+    // ---- state (event sourcing handlers only assign)
+
+    @EventSourcingHandler
+    void on(ProjectCreatedEvent event) {
+        projectId = event.projectId();
+        organisationId = event.organisationId();
+    }
+
+    @EventSourcingHandler
+    void on(ProjectDeletedEvent event) {
+        markDeleted();
+    }
+
+    @EventSourcingHandler
+    void on(LocaleCreatedEvent event) {
+        locales.put(event.localeId(), new LocaleRecord(event.localeId(), event.referenceId(), event.name(),
+                event.primary(), event.nluLanguage(), event.fallbackLocaleReference(), event.createdAt(),
+                event.createdAt(), event.createdBy(), event.createdBy()));
+        if (event.primary() && primaryLocaleId == null) {
+            primaryLocaleId = event.localeId();
+        }
+    }
+
+    @EventSourcingHandler
+    void on(LocaleUpdatedEvent event) {
+        LocaleRecord old = locales.get(event.localeId());
+        locales.put(event.localeId(), new LocaleRecord(old.id(), old.referenceId(), event.name(), event.primary(),
+                event.nluLanguage(), event.fallbackLocaleReference(), old.createdAt(), event.changedAt(),
+                old.createdBy(), event.changedBy()));
+    }
+
+    @EventSourcingHandler
+    void on(PrimaryLocaleChangedEvent event) {
+        LocaleRecord previous = event.previousPrimaryLocaleId() == null ? null : locales.get(event.previousPrimaryLocaleId());
+        if (previous != null && !previous.id().equals(event.primaryLocaleId())) {
+            locales.put(previous.id(), new LocaleRecord(previous.id(), previous.referenceId(), previous.name(), false,
+                    previous.nluLanguage(), previous.fallbackLocaleReference(), previous.createdAt(),
+                    event.changedAt(), previous.createdBy(), event.changedBy()));
+        }
+        primaryLocaleId = event.primaryLocaleId();
+    }
+
+    @EventSourcingHandler
+    void on(LocaleDeletedEvent event) {
+        locales.remove(event.localeId());
+    }
+}

@@ -1,0 +1,13 @@
+package ai.convo.contract.locale;
+
+import ai.convo.contract.common.Actor;
+import ai.convo.contract.project.ProjectId;
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+public record UpdateLocaleCommand(
+        @TargetAggregateIdentifier ProjectId projectId,
+        LocaleId localeId,
+        Actor actor,
+        LocalePatch patch,
+        long at) {
+}

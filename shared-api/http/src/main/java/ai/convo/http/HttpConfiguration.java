@@ -1,0 +1,107 @@
+package ai.convo.http;
+
+import ai.convo.http.problem.ApiProblem;
+import ai.convo.http.problem.ProblemExceptionHandler;
+import ai.convo.http.problem.ProblemWriter;
+import ai.convo.http.security.ApiAuthenticationFilter;
+import ai.convo.http.security.BearerTokens;
+import ai.convo.http.security.IdentityStore;
+import ai.convo.http.security.RoutePolicy;
+import ai.convo.http.web.CorsFilter;
+import ai.convo.http.web.HealthController;
+import ai.convo.http.web.TraceIds;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
+import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
+import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.web.server.SecurityWebFilterChain;
+import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.method.HandlerTypePredicate;
+import org.springframework.web.reactive.config.PathMatchConfigurer;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
+
+/**
+ * The cross-cutting HTTP rules both services share: base path, body size limit, trace ids, CORS, problem
+ * bodies and authentication. A service imports this and provides an {@link IdentityStore}.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableWebFluxSecurity
+@Import(HealthController.class)
+public class HttpConfiguration implements WebFluxConfigurer {
+
+    public static final int MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+    private final String basePath;
+
+    public HttpConfiguration(@Value("${app.base-path:/new}") String basePath) {
+        this.basePath = basePath;
+    }
+
+    @Override
+    public void configurePathMatching(PathMatchConfigurer configurer) {
+        // A prefix on the handlers (not spring.webflux.base-path), so requests outside it still get problem bodies.
+        configurer.addPathPrefix(basePath, HandlerTypePredicate.forAnnotation(RestController.class));
+    }
+
+    @Override
+    public void configureHttpMessageCodecs(ServerCodecConfigurer configurer) {
+        configurer.defaultCodecs().maxInMemorySize(MAX_BODY_BYTES);
+    }
+
+    @Bean
+    TraceIds traceIds() {
+        return new TraceIds();
+    }
+
+    @Bean
+    CorsFilter corsFilter() {
+        return new CorsFilter();
+    }
+
+    @Bean
+    ProblemExceptionHandler problemExceptionHandler() {
+        return new ProblemExceptionHandler();
+    }
+
+    @Bean
+    SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, IdentityStore identities,
+                                       @Value("${app.security.bearer.jwk-set-uri:}") String bearerJwks,
+                                       @Value("${app.security.bearer.public-key:}") String bearerKey,
+                                       @Value("${app.security.bearer.issuer:}") String bearerIssuer,
+                                       @Value("${app.security.bearer.audience:}") String bearerAudience,
+                                       @Value("${app.security.contact-center.jwk-set-uri:}") String ccJwks,
+                                       @Value("${app.security.contact-center.public-key:}") String ccKey,
+                                       @Value("${app.security.contact-center.issuer:}") String ccIssuer,
+                                       @Value("${app.security.contact-center.audience:}") String ccAudience) {
+        RoutePolicy policy = new RoutePolicy(basePath);
+        ApiAuthenticationFilter authentication = new ApiAuthenticationFilter(policy, identities,
+                BearerTokens.decoder(new BearerTokens.Settings(bearerJwks, bearerKey, bearerIssuer, bearerAudience)),
+                BearerTokens.decoder(new BearerTokens.Settings(ccJwks, ccKey, ccIssuer, ccAudience)));
+        return http
+                .csrf(ServerHttpSecurity.CsrfSpec::disable)
+                .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
+                .formLogin(ServerHttpSecurity.FormLoginSpec::disable)
+                .logout(ServerHttpSecurity.LogoutSpec::disable)
+                .requestCache(ServerHttpSecurity.RequestCacheSpec::disable)
+                .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+                .addFilterAt(authentication, SecurityWebFiltersOrder.AUTHENTICATION)
+                .authorizeExchange(exchanges -> exchanges
+                        .matchers(exchange -> policy.isPublic(exchange.getRequest().getMethod(),
+                                exchange.getRequest().getPath().value())
+                                ? org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher.MatchResult.match()
+                                : org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher.MatchResult.notMatch())
+                        .permitAll()
+                        .anyExchange().authenticated())
+                .exceptionHandling(handling -> handling
+                        .authenticationEntryPoint((exchange, e) ->
+                                ProblemWriter.write(exchange, ApiProblem.unauthorized("Authentication is required.")))
+                        .accessDeniedHandler((exchange, e) ->
+                                ProblemWriter.write(exchange, ApiProblem.forbidden("You do not have the right to do this."))))
+                .build();
+    }
+}

@@ -1,0 +1,177 @@
+package ai.convo.http.security;
+
+import ai.convo.http.problem.ApiProblem;
+import ai.convo.http.problem.ProblemWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.security.core.context.ReactiveSecurityContextHolder;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtException;
+import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Authenticates a request with the first credential it presents that its route accepts. Credentials of a
+ * scheme the route does not accept are a 401 that names the accepted ones; an invalid credential is a 401 and
+ * never falls through to another scheme.
+ */
+public final class ApiAuthenticationFilter implements WebFilter {
+
+    static final String CONTACT_CENTER_HEADER = "x-contactcenter-authorization";
+
+    private record Credential(AuthScheme scheme, String value) {
+    }
+
+    private final RoutePolicy policy;
+    private final IdentityStore identities;
+    private final ReactiveJwtDecoder bearerDecoder;
+    private final ReactiveJwtDecoder contactCenterDecoder;
+
+    public ApiAuthenticationFilter(RoutePolicy policy, IdentityStore identities,
+                                   ReactiveJwtDecoder bearerDecoder, ReactiveJwtDecoder contactCenterDecoder) {
+        this.policy = policy;
+        this.identities = identities;
+        this.bearerDecoder = bearerDecoder;
+        this.contactCenterDecoder = contactCenterDecoder;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        ServerHttpRequest request = exchange.getRequest();
+        HttpMethod method = request.getMethod();
+        String path = request.getPath().value();
+        if (policy.isPublic(method, path)) {
+            return chain.filter(exchange);
+        }
+        Set<AuthScheme> allowed = policy.allowed(method, path);
+        List<Credential> presented;
+        try {
+            presented = credentials(request);
+        } catch (ApiProblem malformed) {
+            return ProblemWriter.write(exchange, malformed);
+        }
+        if (presented.isEmpty()) {
+            return ProblemWriter.write(exchange, ApiProblem.unauthorized(
+                    "Authentication is required. This operation accepts " + describe(allowed) + "."));
+        }
+        Optional<Credential> usable = presented.stream().filter(c -> allowed.contains(c.scheme())).findFirst();
+        if (usable.isEmpty()) {
+            return ProblemWriter.write(exchange, ApiProblem.unauthorized("This operation does not accept "
+                    + describe(presented.stream().map(Credential::scheme).collect(Collectors.toCollection(
+                            () -> java.util.EnumSet.noneOf(AuthScheme.class))))
+                    + "; it accepts " + describe(allowed) + "."));
+        }
+        Credential credential = usable.get();
+        return authenticate(credential)
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .onErrorResume(ApiProblem.class, problem -> ProblemWriter.write(exchange, problem).then(Mono.empty()))
+                .flatMap(principal -> principal.isEmpty()
+                        ? ProblemWriter.write(exchange, ApiProblem.unauthorized(invalid(credential.scheme())))
+                        : chain.filter(exchange).contextWrite(ReactiveSecurityContextHolder.withAuthentication(
+                                new ApiAuthentication(principal.get()))));
+    }
+
+    private List<Credential> credentials(ServerHttpRequest request) {
+        HttpHeaders headers = request.getHeaders();
+        List<Credential> found = new ArrayList<>();
+        String headerKey = headers.getFirst("X-API-Key");
+        if (headerKey != null && !headerKey.isBlank()) {
+            found.add(new Credential(AuthScheme.API_KEY_HEADER, headerKey.trim()));
+        }
+        String queryKey = request.getQueryParams().getFirst("api_key");
+        if (queryKey != null && !queryKey.isBlank()) {
+            found.add(new Credential(AuthScheme.API_KEY_QUERY, queryKey.trim()));
+        }
+        String contactCenter = headers.getFirst(CONTACT_CENTER_HEADER);
+        if (contactCenter != null && !contactCenter.isBlank()) {
+            found.add(new Credential(AuthScheme.CONTACT_CENTER, bearerValue(contactCenter, CONTACT_CENTER_HEADER)));
+        }
+        String authorization = headers.getFirst(HttpHeaders.AUTHORIZATION);
+        if (authorization != null && !authorization.isBlank()) {
+            String lower = authorization.toLowerCase(java.util.Locale.ROOT);
+            if (lower.startsWith("basic ")) {
+                found.add(new Credential(AuthScheme.BASIC, authorization.substring(6).trim()));
+            } else if (lower.startsWith("bearer ")) {
+                found.add(new Credential(AuthScheme.BEARER, authorization.substring(7).trim()));
+            } else {
+                throw ApiProblem.unauthorized("The Authorization header must use the Basic or Bearer scheme.");
+            }
+        }
+        return found;
+    }
+
+    private static String bearerValue(String header, String name) {
+        if (!header.regionMatches(true, 0, "Bearer ", 0, 7) || header.substring(7).isBlank()) {
+            throw ApiProblem.unauthorized("The " + name + " header must be 'Bearer ' followed by a token.");
+        }
+        return header.substring(7).trim();
+    }
+
+    private Mono<ApiPrincipal> authenticate(Credential credential) {
+        return switch (credential.scheme()) {
+            case API_KEY_HEADER, API_KEY_QUERY -> identities.findByApiKeyHash(Secrets.hashApiKey(credential.value()))
+                    .map(p -> p.via(credential.scheme()));
+            case BASIC -> basic(credential.value());
+            case BEARER -> jwt(bearerDecoder, credential, "Bearer access tokens are not configured on this server.");
+            case CONTACT_CENTER -> jwt(contactCenterDecoder, credential,
+                    "Contact-center tokens are not configured on this server.");
+        };
+    }
+
+    private Mono<ApiPrincipal> basic(String encoded) {
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return Mono.error(ApiProblem.unauthorized("The Basic credentials are not valid base64."));
+        }
+        int colon = decoded.indexOf(':');
+        if (colon < 0) {
+            return Mono.error(ApiProblem.unauthorized("The Basic credentials must be email:password."));
+        }
+        String email = decoded.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT);
+        String password = decoded.substring(colon + 1);
+        // BCrypt is deliberately slow: keep it off the event loop.
+        return identities.findByEmail(email)
+                .publishOn(Schedulers.boundedElastic())
+                .filter(user -> Secrets.PASSWORDS.matches(password, user.passwordHash()))
+                .map(user -> user.principal().via(AuthScheme.BASIC));
+    }
+
+    private Mono<ApiPrincipal> jwt(ReactiveJwtDecoder decoder, Credential credential, String notConfigured) {
+        if (decoder == null) {
+            return Mono.error(ApiProblem.unauthorized(notConfigured));
+        }
+        return decoder.decode(credential.value())
+                .onErrorMap(JwtException.class, e -> ApiProblem.unauthorized(
+                        "The token is not valid: it is malformed, expired, or not signed by the configured issuer."))
+                .map(Jwt::getSubject)
+                .flatMap(identities::findByUserId)
+                .map(p -> p.via(credential.scheme()));
+    }
+
+    private static String invalid(AuthScheme scheme) {
+        return switch (scheme) {
+            case API_KEY_HEADER, API_KEY_QUERY -> "The API key is not valid or has been revoked.";
+            case BASIC -> "The email or password is wrong.";
+            case BEARER, CONTACT_CENTER -> "The token's subject is not a user of this platform.";
+        };
+    }
+
+    static String describe(Set<AuthScheme> schemes) {
+        return schemes.stream().map(AuthScheme::description).collect(Collectors.joining(", "));
+    }
+}

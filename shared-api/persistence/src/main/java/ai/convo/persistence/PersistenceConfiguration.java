@@ -1,0 +1,214 @@
+package ai.convo.persistence;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.r2dbc.pool.ConnectionPool;
+import io.r2dbc.pool.ConnectionPoolConfiguration;
+import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
+import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import io.r2dbc.spi.ConnectionFactory;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.tokenstore.TokenStore;
+import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcSQLErrorCodesResolver;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.upcasting.event.EventUpcaster;
+import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
+import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
+import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
+import org.flywaydb.core.Flyway;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * Both services on one PostgreSQL. Declared by hand: with R2DBC on the classpath Spring Boot makes no JDBC
+ * DataSource, and without one Axon silently has no event store.
+ */
+@Configuration(proxyBeanMethods = false)
+@Import({DatabaseSettings.class, R2dbcIdentityStore.class, EventPositions.class})
+public class PersistenceConfiguration {
+
+    /** The pool is handed out only after Flyway ran, so nothing (Axon included) sees an old schema. */
+    @Bean(destroyMethod = "close")
+    @Primary
+    public HikariDataSource dataSource(DatabaseSettings settings,
+                                       @Value("${app.db.migrations:}") String serviceMigrations,
+                                       @Value("${app.db.migrations-table:}") String serviceMigrationsTable) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(settings.jdbcUrl());
+        config.setUsername(settings.username());
+        config.setPassword(settings.password());
+        config.setMaximumPoolSize(settings.jdbcPoolSize());
+        config.setPoolName("jdbc");
+        HikariDataSource dataSource = new HikariDataSource(config);
+        migrate(dataSource, "classpath:db/common", "flyway_history_common");
+        if (!serviceMigrations.isBlank()) {
+            migrate(dataSource, serviceMigrations, serviceMigrationsTable);
+        }
+        return dataSource;
+    }
+
+    private static void migrate(DataSource dataSource, String location, String table) {
+        // Separate history tables let each service own its tables; Flyway's lock makes concurrent starts safe.
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations(location)
+                .table(table)
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .load()
+                .migrate();
+    }
+
+    @Bean
+    public JdbcTemplate jdbcTemplate(DataSource dataSource) {
+        return new JdbcTemplate(dataSource);
+    }
+
+    @Bean
+    @Primary
+    public PlatformTransactionManager transactionManager(DataSource dataSource) {
+        return new DataSourceTransactionManager(dataSource);
+    }
+
+    @Bean(destroyMethod = "dispose")
+    public ConnectionPool connectionFactory(DatabaseSettings settings, DataSource migratedFirst) {
+        PostgresqlConnectionFactory factory = new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration.builder()
+                .host(settings.host())
+                .port(settings.port())
+                .database(settings.database())
+                .username(settings.username())
+                .password(settings.password() == null || settings.password().isEmpty() ? null : settings.password())
+                .build());
+        return new ConnectionPool(ConnectionPoolConfiguration.builder(factory)
+                .name("r2dbc")
+                .initialSize(1)
+                .maxSize(settings.r2dbcPoolSize())
+                .maxIdleTime(Duration.ofMinutes(5))
+                .build());
+    }
+
+    @Bean
+    public DatabaseClient databaseClient(ConnectionFactory connectionFactory) {
+        return DatabaseClient.create(connectionFactory);
+    }
+
+    // ---- Axon: snake_case tables created by Flyway, and a fast-polling event store.
+
+    @Bean
+    public EventSchema eventSchema() {
+        return EventSchema.builder()
+                .eventTable("domain_event_entry")
+                .snapshotTable("snapshot_entry")
+                .globalIndexColumn("global_index")
+                .timestampColumn("time_stamp")
+                .eventIdentifierColumn("event_identifier")
+                .aggregateIdentifierColumn("aggregate_identifier")
+                .sequenceNumberColumn("sequence_number")
+                .typeColumn("type")
+                .payloadTypeColumn("payload_type")
+                .payloadRevisionColumn("payload_revision")
+                .payloadColumn("payload")
+                .metaDataColumn("meta_data")
+                .build();
+    }
+
+    @Bean
+    public TokenSchema tokenSchema() {
+        return TokenSchema.builder()
+                .setTokenTable("token_entry")
+                .setProcessorNameColumn("processor_name")
+                .setSegmentColumn("segment")
+                .setTokenColumn("token")
+                .setTokenTypeColumn("token_type")
+                .setTimestampColumn("time_stamp")
+                .setOwnerColumn("owner")
+                .build();
+    }
+
+    @Bean
+    public TransactionManager axonTransactionManager(PlatformTransactionManager transactionManager) {
+        return new SpringTransactionManager(transactionManager);
+    }
+
+    @Bean
+    public ConnectionProvider axonConnectionProvider(DataSource dataSource) {
+        return new SpringDataSourceConnectionProvider(dataSource);
+    }
+
+    /** Declared here: Axon's JDBC auto-configuration does not see a DataSource the application declares itself. */
+    @Bean
+    public EventStorageEngine eventStorageEngine(@Qualifier("serializer") Serializer serializer,
+                                                 @Qualifier("eventSerializer") Serializer eventSerializer,
+                                                 ConnectionProvider connectionProvider,
+                                                 TransactionManager axonTransactionManager,
+                                                 EventSchema eventSchema,
+                                                 ObjectProvider<EventUpcaster> upcasters) {
+        return JdbcEventStorageEngine.builder()
+                .snapshotSerializer(serializer)
+                .eventSerializer(eventSerializer)
+                .upcasterChain(new EventUpcasterChain(upcasters.orderedStream().toList()))
+                .persistenceExceptionResolver(new JdbcSQLErrorCodesResolver())
+                .connectionProvider(connectionProvider)
+                .transactionManager(axonTransactionManager)
+                .schema(eventSchema)
+                .build();
+    }
+
+    @Bean
+    public TokenStore tokenStore(@Qualifier("serializer") Serializer serializer, ConnectionProvider connectionProvider,
+                                 TokenSchema tokenSchema) {
+        return JdbcTokenStore.builder()
+                .connectionProvider(connectionProvider)
+                .serializer(serializer)
+                .schema(tokenSchema)
+                .claimTimeout(java.time.Duration.ofSeconds(10))
+                .build();
+    }
+
+    /** Axon polls every second by default; a separate query service would then lag by up to a second. */
+    @Bean
+    public EmbeddedEventStore eventStore(EventStorageEngine storageEngine,
+                                         @Value("${app.events.fetch-delay-ms:20}") long fetchDelay) {
+        return EmbeddedEventStore.builder()
+                .storageEngine(storageEngine)
+                .fetchDelay(fetchDelay)
+                .cleanupDelay(10_000)
+                .build();
+    }
+
+    /**
+     * Streaming processors everywhere, and a failing handler fails its batch (retried) instead of the
+     * default of logging and skipping the event, which would silently lose data.
+     */
+    @Bean
+    public ConfigurerModule processingDefaults(@Value("${app.events.segments:2}") int segments,
+                                               @Value("${app.events.batch-size:100}") int batchSize) {
+        return configurer -> configurer.eventProcessing(processing -> processing
+                .usingPooledStreamingEventProcessors((config, builder) -> builder
+                        .initialSegmentCount(segments)
+                        .batchSize(batchSize)
+                        .claimExtensionThreshold(500)
+                        .tokenClaimInterval(1000))
+                .registerDefaultListenerInvocationErrorHandler(config -> PropagatingErrorHandler.instance()));
+    }
+}
