@@ -1,0 +1,292 @@
+package ai.convo.query.web.list;
+
+import ai.convo.http.list.ListRequest;
+import ai.convo.http.list.SortKey;
+import ai.convo.http.media.Renderer;
+import ai.convo.http.problem.ApiProblem;
+import io.r2dbc.spi.Readable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The one implementation of list paging: offset paging (skip) and keyset cursors. A cursor is a 24-character
+ * handle to a stored boundary (the sort values and id of the row it continues from), so it stays valid when
+ * that row is deleted, and inserts or deletes elsewhere never make a row repeat or vanish from a walk.
+ */
+@Component
+public class KeysetLists {
+
+    public record Page(List<Map<String, Object>> items, long total, String nextCursor, String previousCursor) {
+    }
+
+    private record Key(String field, Column column, boolean ascending) {
+    }
+
+    /** A stored cursor: the list it belongs to, its order and filter, the direction and boundary values. */
+    private record Cursor(String listKey, List<SortKey> sort, String filter, boolean forward, List<Object> values) {
+    }
+
+    private final DatabaseClient db;
+
+    public KeysetLists(DatabaseClient db) {
+        this.db = db;
+    }
+
+    public Mono<Page> page(ListDefinition list, Scope scope, ListRequest request,
+                           Function<Readable, Map<String, Object>> mapper) {
+        String cursorId = request.next() != null ? request.next() : request.previous();
+        if (cursorId == null) {
+            List<SortKey> sort = request.sort().isEmpty() ? List.of(new SortKey("createdAt", true)) : request.sort();
+            return fetch(list, scope, request, sort, request.filter(), null, mapper);
+        }
+        return loadCursor(cursorId).flatMap(cursor -> {
+            if (!cursor.listKey().equals(scope.key())) {
+                return Mono.error(ApiProblem.invalidParameter(request.next() != null ? "next" : "previous",
+                        "This cursor was issued for a different list; use cursors from this list's own responses."));
+            }
+            if (!request.sort().isEmpty() && !request.sort().equals(cursor.sort())) {
+                return Mono.error(ApiProblem.invalidParameter("sort", "The cursor continues a list sorted by "
+                        + wire(cursor.sort()) + "; omit sort or give the same one."));
+            }
+            if (request.filter() != null && !request.filter().equals(cursor.filter())) {
+                return Mono.error(ApiProblem.invalidParameter("filter",
+                        "The cursor continues a list with another filter; omit filter or give the same one."));
+            }
+            return fetch(list, scope, request, cursor.sort(), cursor.filter(), cursor, mapper);
+        });
+    }
+
+    private Mono<Page> fetch(ListDefinition list, Scope scope, ListRequest request, List<SortKey> sort, String filter,
+                             Cursor cursor, Function<Readable, Map<String, Object>> mapper) {
+        List<Key> keys = keys(list, sort);
+        boolean forward = cursor == null || cursor.forward();
+        Map<String, Object> binds = new LinkedHashMap<>(scope.binds());
+        StringBuilder where = new StringBuilder(scope.where());
+        if (filter != null) {
+            where.append(" AND ").append(list.filterColumn()).append(" ILIKE :filter ESCAPE '\\'");
+            binds.put("filter", "%" + filter.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        }
+        String countSql = "SELECT count(*) AS total FROM " + list.table() + " WHERE " + where;
+        Map<String, Object> countBinds = new LinkedHashMap<>(binds);
+        if (cursor != null) {
+            where.append(" AND (").append(keyset(keys, forward, cursor.values(), binds)).append(')');
+        }
+        StringBuilder sql = new StringBuilder("SELECT *");
+        for (int i = 0; i < keys.size(); i++) {
+            sql.append(", ").append(keys.get(i).column().sql()).append(" AS k").append(i);
+        }
+        sql.append(" FROM ").append(list.table()).append(" WHERE ").append(where).append(" ORDER BY ");
+        for (int i = 0; i < keys.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(keys.get(i).column().sql())
+                    .append(keys.get(i).ascending() == forward ? " ASC" : " DESC");
+        }
+        sql.append(" LIMIT ").append(request.limit() + 1);
+        if (cursor == null && request.skip() > 0) {
+            sql.append(" OFFSET ").append(request.skip());
+        }
+
+        Mono<Long> total = bind(db.sql(countSql), countBinds).map(row -> row.get("total", Long.class)).one();
+        Mono<List<Row>> rows = bind(db.sql(sql.toString()), binds)
+                .map(row -> new Row(mapper.apply(row), boundary(row, keys)))
+                .all()
+                .collectList();
+        return Mono.zip(rows, total).flatMap(result -> {
+            List<Row> found = new ArrayList<>(result.getT1());
+            boolean more = found.size() > request.limit();
+            if (more) {
+                found.remove(found.size() - 1);
+            }
+            if (!forward) {
+                Collections.reverse(found);
+            }
+            boolean hasNext;
+            boolean hasPrevious;
+            if (cursor == null) {
+                hasNext = more;
+                hasPrevious = request.skip() > 0 && !found.isEmpty();
+            } else if (forward) {
+                hasNext = more;
+                hasPrevious = true;
+            } else {
+                hasNext = true;
+                hasPrevious = more;
+            }
+            List<Cursor> toStore = new ArrayList<>(2);
+            Cursor next = null;
+            Cursor previous = null;
+            if (found.isEmpty()) {
+                // An empty page still lets the client turn back (or forward) from where it stood.
+                if (cursor != null) {
+                    Cursor back = new Cursor(scope.key(), sort, filter, !forward, cursor.values());
+                    if (forward) {
+                        previous = back;
+                    } else {
+                        next = back;
+                    }
+                }
+            } else {
+                if (hasNext) {
+                    next = new Cursor(scope.key(), sort, filter, true, found.get(found.size() - 1).boundary());
+                }
+                if (hasPrevious) {
+                    previous = new Cursor(scope.key(), sort, filter, false, found.get(0).boundary());
+                }
+            }
+            if (next != null) {
+                toStore.add(next);
+            }
+            if (previous != null) {
+                toStore.add(previous);
+            }
+            String nextId = next == null ? null : idOf(next);
+            String previousId = previous == null ? null : idOf(previous);
+            List<Map<String, Object>> items = found.stream().map(Row::item).toList();
+            return storeCursors(toStore).thenReturn(new Page(items, result.getT2(), nextId, previousId));
+        });
+    }
+
+    private record Row(Map<String, Object> item, List<Object> boundary) {
+    }
+
+    private static List<Key> keys(ListDefinition list, List<SortKey> sort) {
+        List<Key> keys = new ArrayList<>();
+        for (SortKey key : sort) {
+            Column column = list.sortable().get(key.field());
+            if (column == null) {
+                throw ApiProblem.invalidParameter("sort", "Cannot sort by '" + key.field() + "'.");
+            }
+            keys.add(new Key(key.field(), column, key.ascending()));
+        }
+        // The id ends every order, so the order is total and a boundary is exact.
+        keys.add(new Key("_id", Column.text("id"), sort.isEmpty() || sort.get(sort.size() - 1).ascending()));
+        return keys;
+    }
+
+    /** (k0 > v0) OR (k0 = v0 AND k1 > v1) OR ... with each comparison turned by its key's direction. */
+    private static String keyset(List<Key> keys, boolean forward, List<Object> values, Map<String, Object> binds) {
+        if (values.size() != keys.size()) {
+            throw ApiProblem.badRequest("The cursor no longer matches this list; start again from the first page.");
+        }
+        List<String> alternatives = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            StringBuilder term = new StringBuilder("(");
+            for (int j = 0; j < i; j++) {
+                term.append(keys.get(j).column().sql()).append(" = :c").append(j).append(" AND ");
+            }
+            boolean greater = keys.get(i).ascending() == forward;
+            term.append(keys.get(i).column().sql()).append(greater ? " > " : " < ").append(":c").append(i).append(')');
+            alternatives.add(term.toString());
+            binds.put("c" + i, values.get(i));
+        }
+        return String.join(" OR ", alternatives);
+    }
+
+    private static List<Object> boundary(Readable row, List<Key> keys) {
+        List<Object> values = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            values.add(row.get("k" + i, keys.get(i).column().javaType()));
+        }
+        return values;
+    }
+
+    private static DatabaseClient.GenericExecuteSpec bind(DatabaseClient.GenericExecuteSpec spec, Map<String, Object> binds) {
+        for (Map.Entry<String, Object> bind : binds.entrySet()) {
+            spec = spec.bind(bind.getKey(), bind.getValue());
+        }
+        return spec;
+    }
+
+    // ---- cursor storage: content-addressed, so the same boundary always yields the same cursor.
+
+    private Mono<Void> storeCursors(List<Cursor> cursors) {
+        if (cursors.isEmpty()) {
+            return Mono.empty();
+        }
+        StringBuilder sql = new StringBuilder("INSERT INTO list_cursor (id, list_key, payload) VALUES ");
+        for (int i = 0; i < cursors.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("(:id").append(i).append(", :key").append(i).append(", :payload")
+                    .append(i).append(')');
+        }
+        sql.append(" ON CONFLICT (id) DO NOTHING");
+        DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString());
+        for (int i = 0; i < cursors.size(); i++) {
+            Cursor cursor = cursors.get(i);
+            spec = spec.bind("id" + i, idOf(cursor)).bind("key" + i, cursor.listKey()).bind("payload" + i, payload(cursor));
+        }
+        return spec.then();
+    }
+
+    private Mono<Cursor> loadCursor(String id) {
+        return db.sql("SELECT list_key, payload FROM list_cursor WHERE id = :id")
+                .bind("id", id)
+                .map(row -> parse(row.get("list_key", String.class), row.get("payload", String.class)))
+                .one()
+                .switchIfEmpty(Mono.error(() -> ApiProblem.invalidParameter("cursor", "The cursor " + id
+                        + " is unknown or has expired; start again from the first page.")));
+    }
+
+    private static String payload(Cursor cursor) {
+        ObjectNode node = Renderer.JSON.createObjectNode();
+        ArrayNode sort = node.putArray("sort");
+        cursor.sort().forEach(key -> sort.add(key.wire()));
+        node.put("filter", cursor.filter());
+        node.put("forward", cursor.forward());
+        ArrayNode values = node.putArray("values");
+        for (Object value : cursor.values()) {
+            if (value == null) {
+                values.addNull();
+            } else if (value instanceof Long l) {
+                values.add(l);
+            } else if (value instanceof Boolean b) {
+                values.add(b);
+            } else {
+                values.add(value.toString());
+            }
+        }
+        return node.toString();
+    }
+
+    private static Cursor parse(String listKey, String payload) {
+        JsonNode node = Renderer.JSON.readTree(payload);
+        List<SortKey> sort = new ArrayList<>();
+        for (JsonNode key : node.get("sort")) {
+            String[] parts = key.stringValue().split(":");
+            sort.add(new SortKey(parts[0], parts[1].equals("asc")));
+        }
+        List<Object> values = new ArrayList<>();
+        for (JsonNode value : node.get("values")) {
+            values.add(value.isNull() ? null : value.isBoolean() ? value.booleanValue()
+                    : value.isIntegralNumber() ? value.longValue() : value.stringValue());
+        }
+        JsonNode filter = node.get("filter");
+        return new Cursor(listKey, sort, filter == null || filter.isNull() ? null : filter.stringValue(),
+                node.get("forward").booleanValue(), values);
+    }
+
+    static String idOf(Cursor cursor) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest((cursor.listKey() + "\n" + payload(cursor)).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest).substring(0, 24);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String wire(List<SortKey> sort) {
+        return String.join(",", sort.stream().map(SortKey::wire).toList());
+    }
+}

@@ -1,0 +1,47 @@
+package ai.convo.persistence;
+
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.jackson3.Jackson3Serializer;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import tools.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
+import tools.jackson.databind.jsontype.PolymorphicTypeValidator;
+
+/**
+ * Jackson 3 for everything Axon stores. Tokens nest other tokens by class name (a replay token holds the
+ * token at reset), and Jackson 3 refuses such polymorphism by default: allow Axon's types and ours, nothing else.
+ */
+@Configuration(proxyBeanMethods = false)
+public class AxonSerializers {
+
+    static final PolymorphicTypeValidator TYPES = BasicPolymorphicTypeValidator.builder()
+            .allowIfSubType("org.axonframework.")
+            .allowIfSubType("ai.convo.")
+            .build();
+
+    static Serializer jackson3() {
+        return Jackson3Serializer.builder()
+                .jsonMapperBuilderCustomizer(builder -> builder.polymorphicTypeValidator(TYPES))
+                .build();
+    }
+
+    @Bean
+    @Primary
+    public Serializer serializer() {
+        return jackson3();
+    }
+
+    @Bean
+    @Qualifier("eventSerializer")
+    public Serializer eventSerializer() {
+        return jackson3();
+    }
+
+    @Bean
+    @Qualifier("messageSerializer")
+    public Serializer messageSerializer() {
+        return jackson3();
+    }
+}
