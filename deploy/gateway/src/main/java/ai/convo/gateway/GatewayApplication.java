@@ -1,0 +1,60 @@
+package ai.convo.gateway;
+
+import java.net.URI;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.gateway.config.GlobalCorsProperties;
+import org.springframework.cloud.gateway.handler.FilteringWebHandler;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.http.HttpMethod;
+import org.springframework.web.server.WebFilter;
+
+/** One base URL for clients: reads (GET, HEAD, OPTIONS) go to the query service, everything else to the command service. */
+@SpringBootApplication
+@EnableConfigurationProperties(GatewayApplication.Backends.class)
+public class GatewayApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(GatewayApplication.class, args);
+    }
+
+    @ConfigurationProperties("app.gateway")
+    public record Backends(URI commandUri, URI queryUri) {
+    }
+
+    @Bean
+    RouteLocator routes(RouteLocatorBuilder builder, Backends backends) {
+        // Host is kept too, so links the services build from it point at the gateway, not at themselves.
+        return builder.routes()
+                .route("reads", r -> r.order(0)
+                        .method(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS)
+                        .filters(f -> f.preserveHostHeader())
+                        .uri(backends.queryUri()))
+                .route("writes", r -> r.order(1).alwaysTrue()
+                        .filters(f -> f.preserveHostHeader())
+                        .uri(backends.commandUri()))
+                .build();
+    }
+
+    @Bean
+    PreflightForwardingHandlerMapping preflightForwardingHandlerMapping(FilteringWebHandler webHandler,
+            RouteLocator routeLocator, GlobalCorsProperties globalCorsProperties, Environment environment) {
+        return new PreflightForwardingHandlerMapping(webHandler, routeLocator, globalCorsProperties, environment);
+    }
+
+    @Bean
+    WebFilter preflightForwardingFilter(PreflightForwardingHandlerMapping mapping) {
+        return mapping.preflightFilter();
+    }
+
+    @Bean
+    ProblemErrorHandler problemErrorHandler() {
+        return new ProblemErrorHandler();
+    }
+}

@@ -1,0 +1,125 @@
+package ai.convo.gateway;
+
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebExceptionHandler;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * Errors the gateway itself produces (backend down, slow, broken) as RFC 7807 problem JSON in the services' shape.
+ * Runs before Spring Boot's default handler (order -1). Proxied responses never pass through here.
+ */
+class ProblemErrorHandler implements WebExceptionHandler, Ordered {
+
+    private static final Log LOG = LogFactory.getLog(ProblemErrorHandler.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    @Override
+    public int getOrder() {
+        return -2;
+    }
+
+    @Override
+    public Mono<Void> handle(ServerWebExchange exchange, Throwable error) {
+        ServerHttpResponse response = exchange.getResponse();
+        if (response.isCommitted()) {
+            return Mono.error(error);
+        }
+        HttpStatus status = statusFor(error);
+        String traceId = newTraceId();
+        String path = exchange.getRequest().getPath().value();
+        LOG.warn(status.value() + " for " + exchange.getRequest().getMethod() + " " + path + " (traceId " + traceId
+                + "): " + error);
+
+        String reason = status.getReasonPhrase();
+        String body = "{\"type\":" + json(reason)
+                + ",\"title\":" + json(reason + " Error")
+                + ",\"status\":" + status.value()
+                + ",\"detail\":" + json(detailFor(status))
+                + ",\"instance\":" + json(path)
+                + ",\"code\":" + json(status == HttpStatus.SERVICE_UNAVAILABLE ? "503" : "1000")
+                + ",\"traceId\":" + json(traceId)
+                + ",\"details\":{}}";
+        response.getHeaders().clear();
+        response.setStatusCode(status);
+        response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        response.getHeaders().set("X-Trace-Id", traceId);
+        // Proxied responses carry the services' own CORS header; our own errors must carry one too.
+        response.getHeaders().set("Access-Control-Allow-Origin", "*");
+        DataBuffer buffer = response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8));
+        return response.writeWith(Mono.just(buffer));
+    }
+
+    static HttpStatus statusFor(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ConnectException || t instanceof NoRouteToHostException
+                    || t instanceof UnknownHostException) {
+                return HttpStatus.SERVICE_UNAVAILABLE;
+            }
+            if (t instanceof TimeoutException || t instanceof io.netty.handler.timeout.TimeoutException) {
+                return HttpStatus.GATEWAY_TIMEOUT;
+            }
+        }
+        if (error instanceof ResponseStatusException rse) {
+            HttpStatusCode code = rse.getStatusCode();
+            // Client errors and the gateway's own 503/504 keep their status; anything else is a bad gateway.
+            if (code.is4xxClientError() || code.value() == 503 || code.value() == 504) {
+                HttpStatus resolved = HttpStatus.resolve(code.value());
+                if (resolved != null) {
+                    return resolved;
+                }
+            }
+        }
+        return HttpStatus.BAD_GATEWAY;
+    }
+
+    private static String detailFor(HttpStatus status) {
+        return switch (status) {
+            case SERVICE_UNAVAILABLE -> "The backend service is not reachable right now; please retry shortly.";
+            case GATEWAY_TIMEOUT -> "The backend service did not answer in time.";
+            case BAD_GATEWAY -> "The backend service failed to return a valid response.";
+            default -> "The request could not be processed: " + status.getReasonPhrase() + ".";
+        };
+    }
+
+    private static String newTraceId() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private static String json(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+}

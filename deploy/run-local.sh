@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Builds everything and runs the whole platform locally (embedded PostgreSQL unless DB_HOST is set).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+./mvnw -B -q -DskipTests package
+exec java -Dconvo.home="$PWD" -jar deploy/launcher/target/launcher-0.1.0-SNAPSHOT-exec.jar
