@@ -1,0 +1,116 @@
+package ai.convo.command.api;
+
+import ai.convo.command.CommandServiceApplication;
+import ai.convo.testing.TestDatabase;
+import ai.convo.testing.TestTokens;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.env.Environment;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * The command service on a random port, over real HTTP, with the real security chain, against a real
+ * PostgreSQL. The bootstrap creates a system administrator whose API key is {@link #ADMIN_KEY}.
+ */
+@SpringBootTest(classes = CommandServiceApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+public abstract class ApiTestBase {
+
+    static final TestDatabase.Settings DB = TestDatabase.newDatabase();
+    static final String ADMIN_EMAIL = "root@example.com";
+    static final String ADMIN_PASSWORD = "root-password-1";
+    static final String ADMIN_KEY = "0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("app.db.host", DB::host);
+        registry.add("app.db.port", DB::port);
+        registry.add("app.db.name", DB::database);
+        registry.add("app.db.username", DB::username);
+        registry.add("app.db.password", DB::password);
+        registry.add("BOOTSTRAP_ADMIN_EMAIL", () -> ADMIN_EMAIL);
+        registry.add("BOOTSTRAP_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
+        registry.add("BOOTSTRAP_API_KEY", () -> ADMIN_KEY);
+        registry.add("app.security.bearer.public-key", TestTokens::bearerPublicKeyPem);
+        registry.add("app.security.bearer.issuer", () -> TestTokens.BEARER_ISSUER);
+        registry.add("app.security.contact-center.public-key", TestTokens::contactCenterPublicKeyPem);
+        registry.add("app.security.contact-center.issuer", () -> TestTokens.CONTACT_CENTER_ISSUER);
+    }
+
+    @Autowired
+    Environment environment;
+    @Autowired
+    JdbcTemplate jdbc;
+
+    WebTestClient http;
+
+    @BeforeEach
+    void client() {
+        http = WebTestClient.bindToServer()
+                .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
+                .responseTimeout(Duration.ofSeconds(30))
+                .codecs(c -> c.defaultCodecs().maxInMemorySize(4 * 1024 * 1024))
+                .build();
+    }
+
+    static String basic(String email, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((email + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    String adminUserId() {
+        return jdbc.queryForObject("SELECT id FROM identity_user WHERE email = ?", String.class, ADMIN_EMAIL);
+    }
+
+    long eventCount() {
+        Long count = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry", Long.class);
+        return count == null ? 0 : count;
+    }
+
+    /** Creates a project as the bootstrap admin and answers its JSON. */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> createProject(String apiKey, String name, String language) {
+        return http.post().uri("/v2.0/projects")
+                .header("X-API-Key", apiKey)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("name", name, "locale", language))
+                .exchange()
+                .expectStatus().isCreated()
+                .expectBody(Map.class).returnResult().getResponseBody();
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> createLocale(String apiKey, Map<String, Object> body) {
+        return http.post().uri("/v2.0/locales")
+                .header("X-API-Key", apiKey)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(body)
+                .exchange()
+                .expectStatus().isCreated()
+                .expectBody(Map.class).returnResult().getResponseBody();
+    }
+
+    /** A second organisation with its admin, who gets an API key through Basic authentication. */
+    @SuppressWarnings("unchecked")
+    String otherOrganisationKey(String email) {
+        http.post().uri("/management/v2.0/organisations")
+                .header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("name", "Other " + email, "adminEmail", email, "adminPassword", "password-" + email))
+                .exchange()
+                .expectStatus().isCreated();
+        Map<String, Object> key = http.post().uri("/v2.0/users/me/apikeys")
+                .header("Authorization", basic(email, "password-" + email))
+                .exchange()
+                .expectStatus().isCreated()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        return (String) key.get("key");
+    }
+}

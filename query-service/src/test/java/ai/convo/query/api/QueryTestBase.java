@@ -1,0 +1,108 @@
+package ai.convo.query.api;
+
+import ai.convo.contract.common.Ids;
+import ai.convo.contract.locale.LocaleCreatedEvent;
+import ai.convo.contract.project.ProjectCreatedEvent;
+import ai.convo.http.security.Secrets;
+import ai.convo.query.QueryServiceApplication;
+import ai.convo.testing.TestDatabase;
+import ai.convo.testing.TestTokens;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * The query service on a random port with its real processors. Tests append events to the real event store,
+ * exactly as the command service would, and read with X-Event-Position so they see their own writes.
+ */
+@SpringBootTest(classes = QueryServiceApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+public abstract class QueryTestBase {
+
+    static final TestDatabase.Settings DB = TestDatabase.newDatabase();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("app.db.host", DB::host);
+        registry.add("app.db.port", DB::port);
+        registry.add("app.db.name", DB::database);
+        registry.add("app.db.username", DB::username);
+        registry.add("app.db.password", DB::password);
+        registry.add("app.security.bearer.public-key", TestTokens::bearerPublicKeyPem);
+        registry.add("app.security.bearer.issuer", () -> TestTokens.BEARER_ISSUER);
+        registry.add("app.security.contact-center.public-key", TestTokens::contactCenterPublicKeyPem);
+        registry.add("app.security.contact-center.issuer", () -> TestTokens.CONTACT_CENTER_ISSUER);
+    }
+
+    private static final Map<String, AtomicLong> SEQUENCES = new ConcurrentHashMap<>();
+
+    @Autowired
+    Environment environment;
+    @Autowired
+    JdbcTemplate jdbc;
+    @Autowired
+    EventStore eventStore;
+
+    WebTestClient http;
+
+    @BeforeEach
+    void client() {
+        http = WebTestClient.bindToServer()
+                .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
+                .responseTimeout(Duration.ofSeconds(30))
+                .build();
+    }
+
+    /** A user with an API key, as the command service's identity lookup would have stored them. */
+    public record Caller(String organisationId, String userId, String apiKey) {
+    }
+
+    Caller newOrganisation() {
+        String org = Ids.newId();
+        String user = Ids.newId();
+        String key = Secrets.newApiKey();
+        jdbc.update("INSERT INTO identity_organisation (id, name, created_at) VALUES (?, ?, 0)", org, "Org " + org);
+        jdbc.update("INSERT INTO identity_user (id, organisation_id, email, password_hash, role, created_at) "
+                + "VALUES (?, ?, ?, ?, 'ORG_ADMIN', 0)", user, org, user + "@example.com", Secrets.PASSWORDS.encode("pw-" + user));
+        jdbc.update("INSERT INTO identity_api_key (id, user_id, organisation_id, label, key_hash, created_at) "
+                + "VALUES (?, ?, ?, 'test', ?, 0)", Ids.newId(), user, org, Secrets.hashApiKey(key));
+        return new Caller(org, user, key);
+    }
+
+    /** Appends one event of an aggregate to the event store and answers its global position. */
+    long append(String aggregateId, Object payload) {
+        long sequence = SEQUENCES.computeIfAbsent(aggregateId, id -> new AtomicLong()).getAndIncrement();
+        eventStore.publish(new GenericDomainEventMessage<>("ProjectAggregate", aggregateId, sequence, payload));
+        Long position = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry WHERE aggregate_identifier = ?",
+                Long.class, aggregateId);
+        return position == null ? 0 : position;
+    }
+
+    record Project(String id, String primaryLocaleId, long position) {
+    }
+
+    Project project(Caller caller, String name, long at) {
+        String projectId = Ids.newId();
+        String localeId = Ids.newId();
+        append(projectId, new ProjectCreatedEvent(projectId, caller.organisationId(), name, "", caller.userId(), at));
+        long position = append(projectId, new LocaleCreatedEvent(projectId, caller.organisationId(), localeId,
+                UUID.randomUUID().toString(), "en-US", "en-US", true, null, caller.userId(), at));
+        return new Project(projectId, localeId, position);
+    }
+
+    long locale(Caller caller, String projectId, String localeId, String name, String language, long at) {
+        return append(projectId, new LocaleCreatedEvent(projectId, caller.organisationId(), localeId,
+                UUID.randomUUID().toString(), name, language, false, null, caller.userId(), at));
+    }
+}
