@@ -37,7 +37,7 @@ public record ListRequest(int limit, int skip, String filter, List<SortKey> sort
         if (next != null && previous != null) {
             throw ApiProblem.invalidParameter("next", "Use either next or previous, not both.");
         }
-        if ((next != null || previous != null) && query.containsKey("skip") && skip > 0) {
+        if ((next != null || previous != null) && query.containsKey("skip")) {
             throw ApiProblem.invalidParameter("skip", "skip cannot be combined with a cursor (next or previous): "
                     + "a cursor already says where the page starts.");
         }
@@ -114,7 +114,7 @@ public record ListRequest(int limit, int skip, String filter, List<SortKey> sort
             if (pieces.length == 2) {
                 String direction = pieces[1].trim().toLowerCase(java.util.Locale.ROOT);
                 if (!direction.equals("asc") && !direction.equals("desc")) {
-                    throw ApiProblem.invalidParameter("sort", "The direction of '" + field + "' must be asc or desc; got '"
+                    throw ApiProblem.invalidParameter("sort", "In sort, the direction of '" + field + "' must be asc or desc; got '"
                             + abbreviate(pieces[1]) + "'.");
                 }
                 ascending = direction.equals("asc");

@@ -79,35 +79,25 @@ public final class Renderer {
         };
     }
 
+    /** The request's own path and query, rebuilt from decoded parameters so no spelling of api_key survives. */
     static String selfHref(ServerWebExchange exchange) {
-        String query = exchange.getRequest().getURI().getRawQuery();
-        String path = exchange.getRequest().getPath().value();
-        return query == null ? path : path + "?" + withoutApiKey(query);
-    }
-
-    /** Never echo a credential into a link. */
-    private static String withoutApiKey(String rawQuery) {
-        StringBuilder kept = new StringBuilder();
-        for (String part : rawQuery.split("&")) {
-            if (part.startsWith("api_key=") || part.equals("api_key")) {
-                continue;
-            }
-            if (!kept.isEmpty()) {
-                kept.append('&');
-            }
-            kept.append(part);
-        }
-        return kept.toString();
+        return href(exchange, Set.of("api_key"), null, null);
     }
 
     private static String cursorHref(ServerWebExchange exchange, String direction, String cursor) {
+        return href(exchange, Set.of("next", "previous", "skip", "api_key"), direction, cursor);
+    }
+
+    private static String href(ServerWebExchange exchange, Set<String> dropped, String name, String value) {
         UriComponentsBuilder builder = UriComponentsBuilder.fromPath(exchange.getRequest().getPath().value());
-        exchange.getRequest().getQueryParams().forEach((name, values) -> {
-            if (!Set.of("next", "previous", "skip", "api_key").contains(name)) {
-                builder.queryParam(name, values.toArray());
+        exchange.getRequest().getQueryParams().forEach((param, values) -> {
+            if (!dropped.contains(param)) {
+                builder.queryParam(param, values.toArray());
             }
         });
-        builder.queryParam(direction, cursor);
+        if (name != null) {
+            builder.queryParam(name, value);
+        }
         return builder.build().encode().toUriString();
     }
 

@@ -107,7 +107,7 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
                 return new ApiProblem(status, "Content-Type '" + exchange.getRequest().getHeaders().getContentType()
                         + "' is not supported; send the body as application/json.", Map.of());
             }
-            if (status == HttpStatus.PAYLOAD_TOO_LARGE) {
+            if (status.value() == 413) {
                 return new ApiProblem(status, "The request body is larger than the server accepts.", Map.of());
             }
             if (status.is4xxClientError()) {

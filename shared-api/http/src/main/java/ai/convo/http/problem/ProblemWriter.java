@@ -27,9 +27,9 @@ public final class ProblemWriter {
     public static Map<String, Object> body(ServerWebExchange exchange, ApiProblem problem) {
         HttpStatus status = problem.status();
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", status.getReasonPhrase());
+        body.put("type", reasonPhrase(status));
         body.put("title", status == HttpStatus.INTERNAL_SERVER_ERROR
-                ? status.getReasonPhrase() : status.getReasonPhrase() + " Error");
+                ? reasonPhrase(status) : reasonPhrase(status) + " Error");
         body.put("status", status.value());
         body.put("detail", problem.detail());
         body.put("instance", exchange.getRequest().getPath().value());
@@ -40,6 +40,11 @@ public final class ProblemWriter {
             body.put("logLevel", "info");
         }
         return body;
+    }
+
+    /** The specification's phrases; Spring 7 calls 413 "Content Too Large", the specification "Payload Too Large". */
+    static String reasonPhrase(HttpStatus status) {
+        return status.value() == 413 ? "Payload Too Large" : status.getReasonPhrase();
     }
 
     public static Mono<Void> write(ServerWebExchange exchange, ApiProblem problem) {
