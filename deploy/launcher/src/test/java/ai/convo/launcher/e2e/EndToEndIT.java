@@ -1,0 +1,180 @@
+package ai.convo.launcher.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import tools.jackson.databind.JsonNode;
+
+/** Gateway + command service + query service + one PostgreSQL, each as it is deployed. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EndToEndIT {
+
+    private static Stack stack;
+    private static Api admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = new Stack();
+        admin = Api.withKey(stack.baseUrl(), Stack.ADMIN_KEY);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private static JsonNode created(Api.Answer answer) {
+        assertThat(answer.status()).as(answer.raw().body()).isEqualTo(201);
+        return answer.body();
+    }
+
+    @Test
+    @Order(1)
+    void aPatchThroughTheGatewayIsReadBackThroughTheGateway() {
+        JsonNode project = created(admin.post("/v2.0/projects", Map.of("name", "E2E", "locale", "en-US")));
+        String locale = project.get("primaryLocaleReference").stringValue();
+
+        Api.Answer patched = admin.patch("/v2.0/locales/" + locale, Map.of("name", "English (US)", "nluLanguage", "en-GB"));
+        assertThat(patched.status()).isEqualTo(200);
+        assertThat(patched.raw().headers().firstValue("Content-Type")).hasValue("application/json");
+        String position = patched.header("X-Event-Position");
+        assertThat(position).isNotNull();
+
+        Api.Answer read = admin.getAfter("/v2.0/locales/" + locale, position);
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.body()).isEqualTo(patched.body());
+        assertThat(read.header("Access-Control-Allow-Origin")).isEqualTo("*");
+
+        Api.Answer list = admin.getAfter("/v2.0/locales?projectId=" + project.get("_id").stringValue(), position);
+        assertThat(list.body().get("total").intValue()).isEqualTo(1);
+        assertThat(list.body().get("items").get(0)).isEqualTo(patched.body());
+    }
+
+    @Test
+    @Order(2)
+    void anotherOrganisationGets404OnEveryEndpointForTheFirstOnesData() {
+        JsonNode project = created(admin.post("/v2.0/projects", Map.of("name", "Secret", "locale", "de-DE")));
+        String projectId = project.get("_id").stringValue();
+        String primary = project.get("primaryLocaleReference").stringValue();
+        JsonNode second = created(admin.post("/v2.0/locales", Map.of("projectId", projectId, "name", "Second",
+                "nluLanguage", "fr-FR")));
+        String secondId = second.get("_id").stringValue();
+        String position = admin.patch("/v2.0/locales/" + secondId, Map.of()).header("X-Event-Position");
+
+        created(admin.post("/management/v2.0/organisations", Map.of("name", "Rival", "adminEmail", "rival@example.com",
+                "adminPassword", "rival-password")));
+        JsonNode key = created(Api.withBasic(stack.baseUrl(), "rival@example.com", "rival-password")
+                .post("/v2.0/users/me/apikeys", Map.of("label", "rival")));
+        Api rival = Api.withKey(stack.baseUrl(), key.get("key").stringValue());
+
+        Map<String, Integer> statuses = new HashMap<>();
+        statuses.put("GET project", rival.getAfter("/v2.0/projects/" + projectId, position).status());
+        statuses.put("GET locales of project", rival.getAfter("/v2.0/locales?projectId=" + projectId, position).status());
+        statuses.put("GET locale", rival.getAfter("/v2.0/locales/" + secondId, position).status());
+        statuses.put("PATCH locale", rival.patch("/v2.0/locales/" + secondId, Map.of("name", "pwned")).status());
+        statuses.put("DELETE locale", rival.delete("/v2.0/locales/" + secondId).status());
+        statuses.put("POST locale into project", rival.post("/v2.0/locales", Map.of("projectId", projectId,
+                "name", "Intruder", "nluLanguage", "de-DE")).status());
+        statuses.put("DELETE project", rival.delete("/v2.0/projects/" + projectId).status());
+        statuses.put("DELETE primary locale", rival.delete("/v2.0/locales/" + primary).status());
+        assertThat(statuses).allSatisfy((operation, status) -> assertThat(status).as(operation).isEqualTo(404));
+
+        // Lists never show another organisation's data.
+        assertThat(rival.getAfter("/v2.0/projects", position).body().get("total").intValue()).isZero();
+        assertThat(rival.getAfter("/v2.0/locales", position).body().get("total").intValue()).isZero();
+        // And nothing changed for the owner.
+        JsonNode mine = admin.getAfter("/v2.0/locales/" + secondId, position).body();
+        assertThat(mine.get("name").stringValue()).isEqualTo("Second");
+        assertThat(admin.get("/v2.0/projects/" + projectId).status()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(3)
+    void theQueryServiceCrashesWhileEventsStreamAndCatchesUpWithoutDuplicatesOrGaps() throws Exception {
+        JsonNode project = created(admin.post("/v2.0/projects", Map.of("name", "Crash", "locale", "en-US")));
+        String projectId = project.get("_id").stringValue();
+        Map<String, String> expectedNames = new ConcurrentHashMap<>();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicInteger written = new AtomicInteger();
+        List<Throwable> failures = new ArrayList<>();
+
+        // Writes go straight to the command service: the gateway may not route reads meanwhile, writes must go on.
+        Api writer = Api.withKey("http://127.0.0.1:" + stack.commandPort + "/new", Stack.ADMIN_KEY);
+        Thread stream = new Thread(() -> {
+            try {
+                while (writing.get() || written.get() < 60) {
+                    int n = written.getAndIncrement();
+                    JsonNode locale = created(writer.post("/v2.0/locales", Map.of("projectId", projectId,
+                            "name", "Locale " + n, "nluLanguage", "de-DE")));
+                    String id = locale.get("_id").stringValue();
+                    Api.Answer renamed = writer.patch("/v2.0/locales/" + id, Map.of("name", "Renamed " + n));
+                    assertThat(renamed.status()).isEqualTo(200);
+                    expectedNames.put(id, "Renamed " + n);
+                    if (n >= 200) {
+                        break;
+                    }
+                }
+            } catch (Throwable t) {
+                failures.add(t);
+            }
+        });
+        stream.start();
+        while (written.get() < 20) {
+            Thread.sleep(10);
+        }
+        stack.query.kill();
+        int atCrash = written.get();
+        while (written.get() < atCrash + 20) {
+            Thread.sleep(10);
+        }
+        stack.startQuery();
+        writing.set(false);
+        stream.join(120_000);
+        assertThat(failures).isEmpty();
+
+        String last = writer.patch("/v2.0/locales/" + project.get("primaryLocaleReference").stringValue(), Map.of("name", "done"))
+                .header("X-Event-Position");
+        Api.Answer caughtUp = admin.getAfter("/v2.0/locales?projectId=" + projectId + "&limit=1", last);
+        assertThat(caughtUp.header("X-Event-Position-Reached")).isEqualTo("true");
+
+        Map<String, String> projected = new HashMap<>();
+        int rows;
+        try (Connection c = DriverManager.getConnection(stack.db.jdbcUrl(), stack.db.username(), stack.db.password());
+             Statement s = c.createStatement()) {
+            try (ResultSet r = s.executeQuery("SELECT id, name FROM locale_view WHERE project_id = '" + projectId
+                    + "' AND NOT is_primary")) {
+                while (r.next()) {
+                    projected.put(r.getString(1), r.getString(2));
+                }
+            }
+            try (ResultSet r = s.executeQuery("SELECT count(*) FROM locale_view WHERE project_id = '" + projectId + "'")) {
+                r.next();
+                rows = r.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(expectedNames.size()).isGreaterThanOrEqualTo(60);
+        assertThat(projected).isEqualTo(expectedNames);            // no gap, every final state
+        assertThat(rows).isEqualTo(expectedNames.size() + 1);     // no duplicate (plus the primary)
+    }
+}
