@@ -201,10 +201,17 @@ public class PersistenceConfiguration {
      * default of logging and skipping the event, which would silently lose data.
      */
     @Bean
+    public EventNotifications eventNotifications(DatabaseSettings settings) {
+        return new EventNotifications(settings);
+    }
+
+    @Bean
     public ConfigurerModule processingDefaults(@Value("${app.events.segments:2}") int segments,
-                                               @Value("${app.events.batch-size:100}") int batchSize) {
+                                               @Value("${app.events.batch-size:100}") int batchSize,
+                                               EventNotifications notifications) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .usingPooledStreamingEventProcessors((config, builder) -> builder
+                        .messageSource(new NotifiedEventSource(config.eventStore(), notifications))
                         .initialSegmentCount(segments)
                         .batchSize(batchSize)
                         .claimExtensionThreshold(500)
