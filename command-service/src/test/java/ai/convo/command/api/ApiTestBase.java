@@ -1,8 +1,8 @@
 package ai.convo.command.api;
 
 import ai.convo.command.CommandServiceApplication;
+import ai.convo.testing.ServiceProperties;
 import ai.convo.testing.TestDatabase;
-import ai.convo.testing.TestTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -31,18 +31,10 @@ public abstract class ApiTestBase {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("app.db.host", DB::host);
-        registry.add("app.db.port", DB::port);
-        registry.add("app.db.name", DB::database);
-        registry.add("app.db.username", DB::username);
-        registry.add("app.db.password", DB::password);
+        ServiceProperties.of(DB, registry::add);
         registry.add("BOOTSTRAP_ADMIN_EMAIL", () -> ADMIN_EMAIL);
         registry.add("BOOTSTRAP_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
         registry.add("BOOTSTRAP_API_KEY", () -> ADMIN_KEY);
-        registry.add("app.security.bearer.public-key", TestTokens::bearerPublicKeyPem);
-        registry.add("app.security.bearer.issuer", () -> TestTokens.BEARER_ISSUER);
-        registry.add("app.security.contact-center.public-key", TestTokens::contactCenterPublicKeyPem);
-        registry.add("app.security.contact-center.issuer", () -> TestTokens.CONTACT_CENTER_ISSUER);
     }
 
     @Autowired

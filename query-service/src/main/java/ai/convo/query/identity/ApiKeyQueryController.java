@@ -4,9 +4,8 @@ import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.security.ApiPrincipal;
-import ai.convo.query.web.ListResponses;
+import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
-import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.ListDefinition;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -28,10 +27,10 @@ public class ApiKeyQueryController {
             "createdAt", Column.number("created_at"),
             "_id", Column.text("id")), "label");
 
-    private final KeysetLists lists;
+    private final Reads reads;
 
-    public ApiKeyQueryController(KeysetLists lists) {
-        this.lists = lists;
+    public ApiKeyQueryController(Reads reads) {
+        this.reads = reads;
     }
 
     @GetMapping("/v2.0/users/me/apikeys")
@@ -40,8 +39,7 @@ public class ApiKeyQueryController {
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
         Scope scope = new Scope("user_id = :user AND revoked_at IS NULL", Map.of("user", caller.userId()),
                 "apikeys|" + caller.userId());
-        return lists.page(LIST, scope, request, ApiKeyQueryController::wire)
-                .map(page -> ListResponses.page(exchange, media, page));
+        return reads.page(exchange, media, LIST, request, scope, Mono.just(true), "", ApiKeyQueryController::wire);
     }
 
     static Map<String, Object> wire(Readable row) {

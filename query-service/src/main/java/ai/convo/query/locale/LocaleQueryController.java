@@ -3,22 +3,16 @@ package ai.convo.query.locale;
 import ai.convo.contract.locale.LocaleRecord;
 import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
-import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
-import ai.convo.http.media.Representation;
-import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import ai.convo.query.web.ListResponses;
 import ai.convo.query.web.QueryParams;
-import ai.convo.query.web.ReadYourWrites;
+import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
-import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.ListDefinition;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -39,14 +33,12 @@ public class LocaleQueryController {
             "lastChanged", Column.number("last_changed"),
             "_id", Column.text("id")), "name");
 
-    private final DatabaseClient db;
-    private final KeysetLists lists;
-    private final ReadYourWrites consistency;
+    static final Reads.One ONE = new Reads.One("locale_view", "Locale", "locale", LocaleQueryController::wire);
 
-    public LocaleQueryController(DatabaseClient db, KeysetLists lists, ReadYourWrites consistency) {
-        this.db = db;
-        this.lists = lists;
-        this.consistency = consistency;
+    private final Reads reads;
+
+    public LocaleQueryController(Reads reads) {
+        this.reads = reads;
     }
 
     /** The locales of one project ({@code projectId}), or of the whole organisation without it. */
@@ -60,27 +52,14 @@ public class LocaleQueryController {
                 ? new Scope("organisation_id = :org", Map.of("org", org), "locales|" + org)
                 : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
                         "locales|" + org + "|" + projectId);
-        Mono<Boolean> parentVisible = projectId == null ? Mono.just(true)
-                : db.sql("SELECT 1 FROM project_view WHERE id = :id AND organisation_id = :org")
-                        .bind("id", projectId).bind("org", org).map(row -> true).one().defaultIfEmpty(false);
-        return consistency.await(exchange)
-                .then(parentVisible)
-                .flatMap(visible -> visible ? lists.page(LIST, scope, request, LocaleQueryController::wire)
-                        : Mono.error(ApiProblem.notFound("Project " + projectId + " does not exist.")))
-                .map(page -> ListResponses.page(exchange, media, page));
+        return reads.page(exchange, media, LIST, request, scope, reads.exists("project_view", projectId, org),
+                "Project " + projectId, LocaleQueryController::wire);
     }
 
     @GetMapping("/v2.0/locales/{localeId}")
     public Mono<ResponseEntity<byte[]>> read(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                              @PathVariable String localeId) {
-        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
-        QueryParams.pathId("localeId", localeId);
-        return consistency.await(exchange)
-                .then(db.sql("SELECT * FROM locale_view WHERE id = :id AND organisation_id = :org")
-                        .bind("id", localeId).bind("org", caller.organisationId())
-                        .map(LocaleQueryController::wire).one())
-                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Locale " + localeId + " does not exist.")))
-                .map(locale -> ApiResponses.ok(exchange, media, new Representation.Single("locale", locale)));
+        return reads.one(exchange, ApiMedia.JSON, ONE, "localeId", localeId, caller.organisationId());
     }
 
     static Map<String, Object> wire(Readable row) {

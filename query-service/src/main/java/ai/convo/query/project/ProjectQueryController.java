@@ -3,22 +3,15 @@ package ai.convo.query.project;
 import ai.convo.contract.project.ProjectRecord;
 import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
-import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
-import ai.convo.http.media.Representation;
-import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import ai.convo.query.web.ListResponses;
-import ai.convo.query.web.QueryParams;
-import ai.convo.query.web.ReadYourWrites;
+import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
-import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.ListDefinition;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -36,14 +29,12 @@ public class ProjectQueryController {
             "lastChanged", Column.number("last_changed"),
             "_id", Column.text("id")), "name");
 
-    private final DatabaseClient db;
-    private final KeysetLists lists;
-    private final ReadYourWrites consistency;
+    static final Reads.One ONE = new Reads.One("project_view", "Project", "project", ProjectQueryController::wire);
 
-    public ProjectQueryController(DatabaseClient db, KeysetLists lists, ReadYourWrites consistency) {
-        this.db = db;
-        this.lists = lists;
-        this.consistency = consistency;
+    private final Reads reads;
+
+    public ProjectQueryController(Reads reads) {
+        this.reads = reads;
     }
 
     @GetMapping("/v2.0/projects")
@@ -52,22 +43,13 @@ public class ProjectQueryController {
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
         Scope scope = new Scope("organisation_id = :org", Map.of("org", caller.organisationId()),
                 "projects|" + caller.organisationId());
-        return consistency.await(exchange)
-                .then(lists.page(LIST, scope, request, ProjectQueryController::wire))
-                .map(page -> ListResponses.page(exchange, media, page));
+        return reads.page(exchange, media, LIST, request, scope, Mono.just(true), "", ProjectQueryController::wire);
     }
 
     @GetMapping("/v2.0/projects/{projectId}")
     public Mono<ResponseEntity<byte[]>> read(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                              @PathVariable String projectId) {
-        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
-        QueryParams.pathId("projectId", projectId);
-        return consistency.await(exchange)
-                .then(db.sql("SELECT * FROM project_view WHERE id = :id AND organisation_id = :org")
-                        .bind("id", projectId).bind("org", caller.organisationId())
-                        .map(ProjectQueryController::wire).one())
-                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Project " + projectId + " does not exist.")))
-                .map(project -> ApiResponses.ok(exchange, media, new Representation.Single("project", project)));
+        return reads.one(exchange, ApiMedia.JSON, ONE, "projectId", projectId, caller.organisationId());
     }
 
     static Map<String, Object> wire(Readable row) {

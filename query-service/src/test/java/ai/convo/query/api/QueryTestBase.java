@@ -5,8 +5,8 @@ import ai.convo.contract.locale.LocaleCreatedEvent;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.http.security.Secrets;
 import ai.convo.query.QueryServiceApplication;
+import ai.convo.testing.ServiceProperties;
 import ai.convo.testing.TestDatabase;
-import ai.convo.testing.TestTokens;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -34,15 +34,7 @@ public abstract class QueryTestBase {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("app.db.host", DB::host);
-        registry.add("app.db.port", DB::port);
-        registry.add("app.db.name", DB::database);
-        registry.add("app.db.username", DB::username);
-        registry.add("app.db.password", DB::password);
-        registry.add("app.security.bearer.public-key", TestTokens::bearerPublicKeyPem);
-        registry.add("app.security.bearer.issuer", () -> TestTokens.BEARER_ISSUER);
-        registry.add("app.security.contact-center.public-key", TestTokens::contactCenterPublicKeyPem);
-        registry.add("app.security.contact-center.issuer", () -> TestTokens.CONTACT_CENTER_ISSUER);
+        ServiceProperties.of(DB, registry::add);
     }
 
     private static final Map<String, AtomicLong> SEQUENCES = new ConcurrentHashMap<>();
