@@ -4,6 +4,7 @@ import ai.convo.contract.identity.ApiKeyIssuedEvent;
 import ai.convo.contract.identity.ApiKeyRevokedEvent;
 import ai.convo.contract.identity.OrganisationCreatedEvent;
 import ai.convo.contract.identity.UserRegisteredEvent;
+import ai.convo.command.web.CommandSideProcessing;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -14,10 +15,8 @@ import org.springframework.stereotype.Component;
  * transaction as the events: a new key works and a revoked key is refused the moment the command returns.
  */
 @Component
-@ProcessingGroup(IdentityLookup.GROUP)
+@ProcessingGroup(CommandSideProcessing.LOOKUPS)
 public class IdentityLookup {
-
-    public static final String GROUP = "identity-lookup";
 
     private final JdbcTemplate jdbc;
 

@@ -5,6 +5,7 @@ import ai.convo.contract.locale.LocaleDeletedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import java.util.List;
 import java.util.Optional;
+import ai.convo.command.web.CommandSideProcessing;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -15,10 +16,8 @@ import org.springframework.stereotype.Component;
  * Written in the same transaction as the events (subscribing processor), so it is never stale.
  */
 @Component
-@ProcessingGroup(LocaleLookup.GROUP)
+@ProcessingGroup(CommandSideProcessing.LOOKUPS)
 public class LocaleLookup {
-
-    public static final String GROUP = "locale-lookup";
 
     private final JdbcTemplate jdbc;
 

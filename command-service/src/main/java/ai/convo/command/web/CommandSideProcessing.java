@@ -1,23 +1,23 @@
 package ai.convo.command.web;
 
-import ai.convo.command.identity.IdentityLookup;
-import ai.convo.command.locale.LocaleLookup;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The write side's lookups run in the command's own transaction, and a failure there fails the command. */
+/**
+ * Every write-side lookup (classes in {@link #LOOKUPS}) runs in the command's own transaction: a subscribing
+ * processor, and a failure there (e.g. a unique index) fails the command and stores nothing.
+ */
 @Configuration(proxyBeanMethods = false)
 public class CommandSideProcessing {
 
+    public static final String LOOKUPS = "write-lookups";
+
     @Bean
     ConfigurerModule subscribingLookups() {
-        return configurer -> configurer.eventProcessing(processing -> {
-            for (String group : new String[] {IdentityLookup.GROUP, LocaleLookup.GROUP}) {
-                processing.registerSubscribingEventProcessor(group);
-                processing.registerListenerInvocationErrorHandler(group, config -> PropagatingErrorHandler.instance());
-            }
-        });
+        return configurer -> configurer.eventProcessing(processing -> processing
+                .registerSubscribingEventProcessor(LOOKUPS)
+                .registerListenerInvocationErrorHandler(LOOKUPS, config -> PropagatingErrorHandler.instance()));
     }
 }

@@ -1,0 +1,12 @@
+package ai.convo.contract.flow;
+
+public record FlowCreatedEvent(
+        String flowId,
+        String projectId,
+        String organisationId,
+        String referenceId,
+        String name,
+        String description,
+        String createdBy,
+        long createdAt) {
+}
