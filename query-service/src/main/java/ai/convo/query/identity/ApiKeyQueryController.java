@@ -4,6 +4,10 @@ import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.security.ApiPrincipal;
+import ai.convo.http.media.ApiResponses;
+import ai.convo.http.media.Representation;
+import ai.convo.http.problem.ApiProblem;
+import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
@@ -12,8 +16,10 @@ import io.r2dbc.spi.Readable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
+import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -28,9 +34,11 @@ public class ApiKeyQueryController {
             "_id", Column.text("id")), "label");
 
     private final Reads reads;
+    private final DatabaseClient db;
 
-    public ApiKeyQueryController(Reads reads) {
+    public ApiKeyQueryController(Reads reads, DatabaseClient db) {
         this.reads = reads;
+        this.db = db;
     }
 
     @GetMapping("/v2.0/users/me/apikeys")
@@ -40,6 +48,19 @@ public class ApiKeyQueryController {
         Scope scope = new Scope("user_id = :user AND revoked_at IS NULL", Map.of("user", caller.userId()),
                 "apikeys|" + caller.userId());
         return reads.page(exchange, media, LIST, request, scope, Mono.just(true), "", ApiKeyQueryController::wire);
+    }
+
+    /** One of the caller's own active keys; anyone else's, or a revoked one, is a 404. */
+    @GetMapping("/v2.0/users/me/apikeys/{apiKeyId}")
+    public Mono<ResponseEntity<byte[]>> read(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                             @PathVariable String apiKeyId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("apiKeyId", apiKeyId);
+        return db.sql("SELECT * FROM identity_api_key WHERE id = :id AND user_id = :user AND revoked_at IS NULL")
+                .bind("id", apiKeyId).bind("user", caller.userId())
+                .map(ApiKeyQueryController::wire).one()
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("You hold no active API key with id " + apiKeyId + ".")))
+                .map(key -> ApiResponses.ok(exchange, media, new Representation.Single("apiKey", key)));
     }
 
     static Map<String, Object> wire(Readable row) {
