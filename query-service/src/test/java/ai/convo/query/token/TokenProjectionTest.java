@@ -1,0 +1,186 @@
+package ai.convo.query.token;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.convo.contract.project.ProjectCreatedEvent;
+import ai.convo.contract.project.ProjectDeletedEvent;
+import ai.convo.contract.token.DefaultTokens;
+import ai.convo.contract.token.TokenCreatedEvent;
+import ai.convo.contract.token.TokenDeletedEvent;
+import ai.convo.contract.token.TokenUpdatedEvent;
+import ai.convo.testing.TestDatabase;
+import java.util.List;
+import java.util.Map;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/** The token projection is plain code: feed it events, look at the rows. */
+class TokenProjectionTest {
+
+    static final String ORG = "000000000000000000000001";
+    static final String USER = "000000000000000000000002";
+    static final String EDITOR = "000000000000000000000003";
+    static final String PROJECT = "0000000000000000000000a1";
+    static final String OTHER_PROJECT = "0000000000000000000000a2";
+    static final String TOKEN = "0000000000000000000000f1";
+    static final String OTHER_TOKEN = "0000000000000000000000f2";
+
+    static JdbcTemplate jdbc;
+    TokenProjection tokens;
+
+    @BeforeAll
+    static void database() {
+        TestDatabase.Settings db = TestDatabase.newDatabase();
+        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
+        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
+                {"classpath:db/query", "flyway_history_query"}}) {
+            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
+                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
+        }
+        jdbc = new JdbcTemplate(dataSource);
+    }
+
+    @BeforeEach
+    void empty() {
+        jdbc.update("DELETE FROM token_view");
+        tokens = new TokenProjection(jdbc);
+    }
+
+    private void given(Object... events) {
+        for (Object event : events) {
+            if (event instanceof ProjectCreatedEvent e) {
+                tokens.on(e);
+            } else if (event instanceof TokenCreatedEvent e) {
+                tokens.on(e);
+            } else if (event instanceof TokenUpdatedEvent e) {
+                tokens.on(e);
+            } else if (event instanceof TokenDeletedEvent e) {
+                tokens.on(e);
+            } else if (event instanceof ProjectDeletedEvent e) {
+                tokens.on(e);
+            }
+        }
+    }
+
+    private Map<String, Object> token(String id) {
+        return jdbc.queryForMap("SELECT * FROM token_view WHERE id = ?", id);
+    }
+
+    private int count(String where, Object... args) {
+        Integer n = jdbc.queryForObject("SELECT count(*) FROM token_view WHERE " + where, Integer.class, args);
+        return n == null ? 0 : n;
+    }
+
+    private static final ProjectCreatedEvent CREATED = new ProjectCreatedEvent(PROJECT, ORG, "P", "", USER, 100);
+    private static final ProjectCreatedEvent OTHER_CREATED =
+            new ProjectCreatedEvent(OTHER_PROJECT, ORG, "Q", "", USER, 100);
+    private static final TokenCreatedEvent GREETING =
+            new TokenCreatedEvent(TOKEN, PROJECT, ORG, "ref-1", "Greeting", "custom", "input.text", USER, 110);
+
+    @Test
+    void givenANewProject_whenProjected_thenItHasTheDefaultTokensWithDerivedIdsAndTheProjectsMeta() {
+        // given / when
+        given(CREATED);
+        // then
+        assertThat(count("project_id = ? AND is_default", PROJECT)).isEqualTo(DefaultTokens.DEFINITIONS.size());
+        String firstName = DefaultTokens.idFor(PROJECT, "First Name");
+        assertThat(token(firstName)).containsEntry("label", "First Name").containsEntry("token_type", "profile")
+                .containsEntry("script", "profile.firstname").containsEntry("is_default", true)
+                .containsEntry("organisation_id", ORG).containsEntry("created_at", 100L)
+                .containsEntry("created_by", USER).containsEntry("last_changed_by", USER)
+                .containsEntry("reference_id", DefaultTokens.referenceIdFor(PROJECT, "First Name"));
+    }
+
+    @Test
+    void givenAProject_whenReplayedTwice_thenTheDefaultTokensExistOnce() {
+        // given / when
+        given(CREATED, CREATED, OTHER_CREATED);
+        // then
+        assertThat(count("is_default")).isEqualTo(2 * DefaultTokens.DEFINITIONS.size());
+    }
+
+    @Test
+    void givenACreatedToken_whenProjected_thenItIsACustomRow() {
+        // given / when
+        given(CREATED, GREETING, GREETING);
+        // then
+        assertThat(token(TOKEN)).containsEntry("label", "Greeting").containsEntry("token_type", "custom")
+                .containsEntry("is_default", false).containsEntry("created_at", 110L)
+                .containsEntry("last_changed", 110L).containsEntry("reference_id", "ref-1");
+        assertThat(count("NOT is_default")).isEqualTo(1);
+    }
+
+    @Test
+    void givenAToken_whenUpdated_thenTheNewStateAndWhoChangedItWhen() {
+        // given / when
+        given(CREATED, GREETING, new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("label", "type"), "Welcome",
+                "answer", "input.text", EDITOR, 150));
+        // then
+        assertThat(token(TOKEN)).containsEntry("label", "Welcome").containsEntry("token_type", "answer")
+                .containsEntry("last_changed", 150L).containsEntry("last_changed_by", EDITOR)
+                .containsEntry("created_at", 110L).containsEntry("created_by", USER);
+    }
+
+    @Test
+    void givenAToken_whenDeleted_thenOnlyItsRowGoes() {
+        // given / when
+        given(CREATED, GREETING,
+                new TokenCreatedEvent(OTHER_TOKEN, PROJECT, ORG, "ref-2", "Farewell", "custom", "x", USER, 120),
+                new TokenDeletedEvent(TOKEN, PROJECT, ORG, USER, 130));
+        // then
+        assertThat(count("id = ?", TOKEN)).isZero();
+        assertThat(count("id = ?", OTHER_TOKEN)).isEqualTo(1);
+        assertThat(count("is_default")).isEqualTo(DefaultTokens.DEFINITIONS.size());
+    }
+
+    @Test
+    void givenEventsAddressingADefaultTokensId_whenProjected_thenTheDefaultTokenIsUntouched() {
+        // given
+        String context = DefaultTokens.idFor(PROJECT, "Context");
+        // when
+        given(CREATED, new TokenUpdatedEvent(context, PROJECT, ORG, List.of("label"), "Mine", "custom", "x", EDITOR, 150),
+                new TokenDeletedEvent(context, PROJECT, ORG, USER, 160));
+        // then
+        assertThat(token(context)).containsEntry("label", "Context").containsEntry("last_changed", 100L);
+    }
+
+    @Test
+    void givenAProjectWithTokens_whenTheProjectIsDeleted_thenAllItsTokensGoDefaultOnesIncluded() {
+        // given / when
+        given(CREATED, OTHER_CREATED, GREETING,
+                new TokenCreatedEvent(OTHER_TOKEN, OTHER_PROJECT, ORG, "ref-2", "Greeting", "custom", "x", USER, 120),
+                new ProjectDeletedEvent(PROJECT, ORG, USER, 200));
+        // then
+        assertThat(count("project_id = ?", PROJECT)).isZero();
+        assertThat(count("project_id = ?", OTHER_PROJECT)).isEqualTo(DefaultTokens.DEFINITIONS.size() + 1);
+    }
+
+    @Test
+    void givenADeletedProject_whenATokenCreationCommitsAfterTheDeletion_thenNoOrphanRowAppears() {
+        // given / when
+        given(CREATED, new ProjectDeletedEvent(PROJECT, ORG, USER, 200), GREETING);
+        // then
+        assertThat(count("true")).isZero();
+    }
+
+    @Test
+    void givenTheEventsOfAProject_whenSequenced_thenTheyShareTheProjectAsSequenceKey() {
+        // given
+        List<Object> ofProject = List.of(CREATED, GREETING,
+                new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("label"), "W", "custom", "x", USER, 1),
+                new TokenDeletedEvent(TOKEN, PROJECT, ORG, USER, 1), new ProjectDeletedEvent(PROJECT, ORG, USER, 1));
+        // when / then
+        for (Object payload : ofProject) {
+            assertThat(TokenProcessing.BY_PROJECT.getSequenceIdentifierFor(
+                    new GenericDomainEventMessage<>("Any", TOKEN, 0, payload))).isEqualTo(PROJECT);
+        }
+        // Anything else keeps Axon's per-aggregate order.
+        assertThat(TokenProcessing.BY_PROJECT.getSequenceIdentifierFor(
+                new GenericDomainEventMessage<>("Any", OTHER_TOKEN, 0, "something else"))).isEqualTo(OTHER_TOKEN);
+    }
+}

@@ -1,0 +1,13 @@
+package ai.convo.contract.token;
+
+import ai.convo.contract.common.Actor;
+import ai.convo.contract.project.ProjectId;
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+/** {@code projectId} is the project named in the path; a Token of another project answers 404. */
+public record DeleteTokenCommand(
+        @TargetAggregateIdentifier TokenId tokenId,
+        ProjectId projectId,
+        Actor actor,
+        long at) {
+}
