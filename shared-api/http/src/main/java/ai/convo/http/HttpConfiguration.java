@@ -8,6 +8,7 @@ import ai.convo.http.security.BearerTokens;
 import ai.convo.http.security.IdentityStore;
 import ai.convo.http.security.RoutePolicy;
 import ai.convo.http.web.CorsFilter;
+import ai.convo.http.web.DeprecationHeaders;
 import ai.convo.http.web.HealthController;
 import ai.convo.http.web.TraceIds;
 import org.springframework.beans.factory.annotation.Value;
@@ -61,6 +62,11 @@ public class HttpConfiguration implements WebFluxConfigurer {
     @Bean
     CorsFilter corsFilter() {
         return new CorsFilter();
+    }
+
+    @Bean
+    DeprecationHeaders deprecationHeaders() {
+        return new DeprecationHeaders(basePath);
     }
 
     @Bean

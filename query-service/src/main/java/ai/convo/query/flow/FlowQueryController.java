@@ -1,0 +1,71 @@
+package ai.convo.query.flow;
+
+import ai.convo.contract.flow.FlowRecord;
+import ai.convo.http.list.ListRequest;
+import ai.convo.http.media.ApiMedia;
+import ai.convo.http.media.Negotiation;
+import ai.convo.http.security.ApiPrincipal;
+import ai.convo.query.web.QueryParams;
+import ai.convo.query.web.Reads;
+import ai.convo.query.web.list.Column;
+import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Scope;
+import io.r2dbc.spi.Readable;
+import java.util.Map;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/** Reads of flows (the official client's indexFlows and readFlow). */
+@RestController
+public class FlowQueryController {
+
+    static final ListDefinition LIST = new ListDefinition("flows", "flow_view", Map.of(
+            "name", Column.text("lower(name)"),
+            "description", Column.text("lower(description)"),
+            "referenceId", Column.text("reference_id"),
+            "createdAt", Column.number("created_at"),
+            "lastChanged", Column.number("last_changed"),
+            "_id", Column.text("id")), "name");
+
+    static final Reads.One ONE = new Reads.One("flow_view", "Flow", "flow", FlowQueryController::wire);
+
+    private final Reads reads;
+
+    public FlowQueryController(Reads reads) {
+        this.reads = reads;
+    }
+
+    /** The flows of one project ({@code projectId}), or of the whole organisation without it. */
+    @GetMapping("/v2.0/flows")
+    public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
+        String projectId = QueryParams.optionalId(exchange, "projectId");
+        String org = caller.organisationId();
+        Scope scope = projectId == null
+                ? new Scope("organisation_id = :org", Map.of("org", org), "flows|" + org)
+                : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
+                        "flows|" + org + "|" + projectId);
+        return reads.page(exchange, media, LIST, request, scope, reads.exists("project_view", projectId, org),
+                "Project " + projectId, FlowQueryController::wire);
+    }
+
+    @GetMapping("/v2.0/flows/{flowId}")
+    public Mono<ResponseEntity<byte[]>> read(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                             @PathVariable String flowId) {
+        return reads.one(exchange, ApiMedia.JSON, ONE, "flowId", flowId, caller.organisationId());
+    }
+
+    static Map<String, Object> wire(Readable row) {
+        return new FlowRecord(row.get("id", String.class), row.get("name", String.class),
+                row.get("description", String.class), row.get("reference_id", String.class),
+                row.get("project_id", String.class), row.get("created_at", Long.class),
+                row.get("last_changed", Long.class), row.get("created_by", String.class),
+                row.get("last_changed_by", String.class)).toWire();
+    }
+}

@@ -1,0 +1,13 @@
+package ai.convo.contract.state;
+
+import ai.convo.contract.common.Actor;
+import ai.convo.contract.flow.FlowId;
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+public record UpdateStateCommand(
+        @TargetAggregateIdentifier FlowId flowId,
+        StateId stateId,
+        Actor actor,
+        StatePatch patch,
+        long at) {
+}
