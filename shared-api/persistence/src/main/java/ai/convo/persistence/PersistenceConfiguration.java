@@ -185,14 +185,20 @@ public class PersistenceConfiguration {
                 .build();
     }
 
-    /** Axon polls every second by default; a separate query service would then lag by up to a second. */
+    /**
+     * Axon polls every second by default; a separate query service would then lag by up to a second. It also
+     * keeps the newest 10,000 events in memory whatever their size: batch events of call records would fill
+     * the heap, so the cache is capped.
+     */
     @Bean
     public EmbeddedEventStore eventStore(EventStorageEngine storageEngine,
-                                         @Value("${app.events.fetch-delay-ms:20}") long fetchDelay) {
+                                         @Value("${app.events.fetch-delay-ms:20}") long fetchDelay,
+                                         @Value("${app.events.cached:256}") int cachedEvents) {
         return EmbeddedEventStore.builder()
                 .storageEngine(storageEngine)
                 .fetchDelay(fetchDelay)
                 .cleanupDelay(10_000)
+                .cachedEvents(cachedEvents)
                 .build();
     }
 
