@@ -1,0 +1,287 @@
+package ai.convo.command.intent;
+
+import ai.convo.command.web.Clock;
+import ai.convo.command.web.Commands;
+import ai.convo.contract.common.Ids;
+import ai.convo.contract.flow.FlowId;
+import ai.convo.contract.intent.ChildFeatures;
+import ai.convo.contract.intent.CreateIntentCommand;
+import ai.convo.contract.intent.CreateSentenceCommand;
+import ai.convo.contract.intent.DeleteIntentCommand;
+import ai.convo.contract.intent.DeleteSentenceCommand;
+import ai.convo.contract.intent.IntentBias;
+import ai.convo.contract.intent.IntentContent;
+import ai.convo.contract.intent.IntentId;
+import ai.convo.contract.intent.IntentPatch;
+import ai.convo.contract.intent.IntentRecord;
+import ai.convo.contract.intent.SentenceId;
+import ai.convo.contract.intent.SentenceRecord;
+import ai.convo.contract.intent.UpdateIntentCommand;
+import ai.convo.contract.intent.UpdateSentenceCommand;
+import ai.convo.contract.locale.LocaleId;
+import ai.convo.http.body.JsonBody;
+import ai.convo.http.media.ApiMedia;
+import ai.convo.http.media.ApiResponses;
+import ai.convo.http.media.Negotiation;
+import ai.convo.http.media.Representation;
+import ai.convo.http.problem.ApiProblem;
+import ai.convo.http.security.ApiPrincipal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/** Writes of intents and their example sentences; reads are the query service's. */
+@RestController
+public class IntentController {
+
+    static final int NAME_MAX = 200;
+    static final int DESCRIPTION_MAX = 1000;
+    static final int TAGS_MAX = 10;
+    static final int TAG_MAX = 30;
+    static final int TEXT_MAX = 2000;
+    static final int SENTENCE_LIST_MAX = 20;
+    static final int DATA_MAX = 65_536;
+    static final int CHILD_FEATURES_MAX = 100;
+
+    private static final Set<String> CONTENT_FIELDS = Set.of("name", "description", "tags", "isRejectIntent",
+            "isDisabled", "parentIntentId", "condition", "confirmationSentences", "disambiguationSentence", "rules",
+            "data", "childFeatures", "biasTowardsParentOrChildIntents");
+    private static final Set<String> PATCH_FIELDS = union(CONTENT_FIELDS, "localeId");
+    private static final Set<String> SENTENCE_CREATE_FIELDS = Set.of("text", "localeId", "slots");
+    private static final Set<String> SENTENCE_PATCH_FIELDS = Set.of("text", "slots");
+    private static final String NO_SLOTS = "slot annotations of sentences are not supported";
+
+    private final Commands commands;
+    private final IntentLookup lookup;
+
+    public IntentController(Commands commands, IntentLookup lookup) {
+        this.commands = commands;
+        this.lookup = lookup;
+    }
+
+    @PostMapping("/v2.0/flows/{flowId}/intents")
+    public Mono<ResponseEntity<byte[]>> create(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                               @PathVariable String flowId, @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        refuseSentenceGeneration(exchange.getRequest().getQueryParams());
+        IntentBody body = IntentBody.parse(exchange, raw, true, CONTENT_FIELDS);
+        JsonBody scalars = body.scalars();
+        String name = scalars.requiredString("name", 1, NAME_MAX);
+        Fields fields = fields(body);
+        String parent = scalars.optionalId("parentIntentId");
+        body.validate();
+
+        IntentId intentId = IntentId.generate();
+        long now = Clock.nowSeconds();
+        IntentContent content = new IntentContent(name, or(fields.description, ""), or(fields.tags, List.of()),
+                Boolean.TRUE.equals(fields.reject), Boolean.TRUE.equals(fields.disabled),
+                parent == null ? null : IntentId.of(parent), or(fields.condition, ""), or(fields.confirmations, List.of()),
+                or(fields.disambiguation, ""), or(fields.rules, List.of()), or(fields.data, Map.of()),
+                or(fields.childFeatures, ChildFeatures.NONE), fields.bias);
+        CreateIntentCommand command = new CreateIntentCommand(intentId, FlowId.of(flowId), caller.actor(),
+                UUID.randomUUID().toString(), content, now);
+        IntentRecord record = new IntentRecord(intentId.value(), command.referenceId(), name, content.description(),
+                content.tags(), content.rejectIntent(), content.disabled(), parent, content.condition(),
+                content.confirmationSentences(), content.disambiguationSentence(), content.rules(), content.data(),
+                content.childFeatures(), content.bias() == null ? null : content.bias().code(), now, now,
+                caller.userId(), caller.userId());
+        // A new intent has no sentences: its localeReference is the project's primary locale.
+        return commands.send(command, intentId.value())
+                .flatMap(sent -> commands.blocking(() -> lookup.primaryLocaleOfIntent(intentId.value()))
+                        .map(primary -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
+                                new Representation.Single("intent", record.toWire(primary.orElse(null))),
+                                exchange.getRequest().getPath().value() + "/" + intentId.value(), sent.position())));
+    }
+
+    @PatchMapping("/v2.0/flows/{flowId}/intents/{intentId}")
+    public Mono<ResponseEntity<byte[]>> update(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                               @PathVariable String flowId, @PathVariable String intentId,
+                                               @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        Ids.require("intentId", intentId);
+        IntentBody body = IntentBody.parse(exchange, raw, false, PATCH_FIELDS);
+        JsonBody scalars = body.scalars();
+        String name = scalars.optionalString("name", 1, NAME_MAX);
+        Fields fields = fields(body);
+        String parent = scalars.optionalId("parentIntentId");
+        String localeId = scalars.optionalId("localeId");
+        body.validate();
+
+        IntentPatch patch = new IntentPatch(name, fields.description, fields.tags, fields.reject, fields.disabled,
+                body.has("parentIntentId"), parent == null ? null : IntentId.of(parent), fields.condition,
+                fields.confirmations, fields.disambiguation, fields.rules, fields.data, fields.childFeatures,
+                body.has("biasTowardsParentOrChildIntents"), fields.bias);
+        UpdateIntentCommand command = new UpdateIntentCommand(IntentId.of(intentId), FlowId.of(flowId), caller.actor(),
+                patch, localeId == null ? null : LocaleId.of(localeId), Clock.nowSeconds());
+        return commands.<IntentResult>send(command, intentId)
+                .flatMap(sent -> commands.blocking(() -> lookup.resolveLocale(sent.result().projectId(), localeId,
+                                sent.result().sentencesPerLocale()))
+                        .map(locale -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                                new Representation.Single("intent", sent.result().record().toWire(locale.localeId())),
+                                null, sent.position())));
+    }
+
+    /** Deletes the intent and its sentences; its children become root intents in the same transaction. */
+    @DeleteMapping("/v2.0/flows/{flowId}/intents/{intentId}")
+    public Mono<ResponseEntity<byte[]>> delete(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                               @PathVariable String flowId, @PathVariable String intentId) {
+        Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        Ids.require("intentId", intentId);
+        DeleteIntentCommand command = new DeleteIntentCommand(IntentId.of(intentId), FlowId.of(flowId), caller.actor(),
+                Clock.nowSeconds());
+        return commands.blocking(() -> lookup.childrenOf(intentId))
+                .flatMap(children -> {
+                    List<String> touched = new ArrayList<>(children);
+                    touched.add(intentId);
+                    return commands.send(command, touched.toArray(String[]::new));
+                })
+                .map(sent -> ApiResponses.noContent(sent.position()));
+    }
+
+    // ---- example sentences
+
+    @PostMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences")
+    public Mono<ResponseEntity<byte[]>> createSentence(ServerWebExchange exchange,
+                                                       @AuthenticationPrincipal ApiPrincipal caller,
+                                                       @PathVariable String flowId, @PathVariable String intentId,
+                                                       @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        Ids.require("intentId", intentId);
+        IntentBody body = IntentBody.parse(exchange, raw, true, SENTENCE_CREATE_FIELDS);
+        String text = body.scalars().requiredString("text", 1, TEXT_MAX);
+        String localeId = body.scalars().requiredId("localeId");
+        body.onlyEmptyArray("slots", NO_SLOTS);
+        body.validate();
+        SentenceId sentenceId = SentenceId.generate();
+        CreateSentenceCommand command = new CreateSentenceCommand(IntentId.of(intentId), FlowId.of(flowId), sentenceId,
+                caller.actor(), text, LocaleId.of(localeId), Clock.nowSeconds());
+        return commands.<SentenceRecord>send(command, intentId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
+                        new Representation.Single("sentence", sent.result().toWire()),
+                        exchange.getRequest().getPath().value() + "/" + sentenceId.value(), sent.position()));
+    }
+
+    @PatchMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}")
+    public Mono<ResponseEntity<byte[]>> updateSentence(ServerWebExchange exchange,
+                                                       @AuthenticationPrincipal ApiPrincipal caller,
+                                                       @PathVariable String flowId, @PathVariable String intentId,
+                                                       @PathVariable String sentenceId,
+                                                       @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        Ids.require("intentId", intentId);
+        Ids.require("sentenceId", sentenceId);
+        IntentBody body = IntentBody.parse(exchange, raw, false, SENTENCE_PATCH_FIELDS);
+        String text = body.scalars().optionalString("text", 1, TEXT_MAX);
+        body.onlyEmptyArray("slots", NO_SLOTS);
+        body.validate();
+        UpdateSentenceCommand command = new UpdateSentenceCommand(IntentId.of(intentId), FlowId.of(flowId),
+                SentenceId.of(sentenceId), caller.actor(), text, Clock.nowSeconds());
+        return commands.<SentenceRecord>send(command, intentId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("sentence", sent.result().toWire()), null, sent.position()));
+    }
+
+    @DeleteMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}")
+    public Mono<ResponseEntity<byte[]>> deleteSentence(ServerWebExchange exchange,
+                                                       @AuthenticationPrincipal ApiPrincipal caller,
+                                                       @PathVariable String flowId, @PathVariable String intentId,
+                                                       @PathVariable String sentenceId) {
+        Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        Ids.require("intentId", intentId);
+        Ids.require("sentenceId", sentenceId);
+        return commands.send(new DeleteSentenceCommand(IntentId.of(intentId), FlowId.of(flowId), SentenceId.of(sentenceId),
+                        caller.actor(), Clock.nowSeconds()), intentId)
+                .map(sent -> ApiResponses.noContent(sent.position()));
+    }
+
+    // ---- body fields shared by create and update
+
+    /** The optional fields of an intent body, null when absent. */
+    private record Fields(String description, List<String> tags, Boolean reject, Boolean disabled, String condition,
+                          List<String> confirmations, String disambiguation, List<String> rules, Map<String, Object> data,
+                          ChildFeatures childFeatures, IntentBias bias) {
+    }
+
+    private static Fields fields(IntentBody body) {
+        JsonBody scalars = body.scalars();
+        String description = scalars.optionalString("description", 0, DESCRIPTION_MAX);
+        List<String> tags = body.optionalStrings("tags", TAGS_MAX, 1, TAG_MAX);
+        Boolean reject = scalars.optionalBoolean("isRejectIntent");
+        Boolean disabled = scalars.optionalBoolean("isDisabled");
+        String condition = scalars.optionalString("condition", 0, TEXT_MAX);
+        List<String> confirmations = body.optionalStrings("confirmationSentences", SENTENCE_LIST_MAX, 1, TEXT_MAX);
+        String disambiguation = scalars.optionalString("disambiguationSentence", 0, TEXT_MAX);
+        List<String> rules = body.optionalStrings("rules", SENTENCE_LIST_MAX, 1, TEXT_MAX);
+        Map<String, Object> data = body.optionalObject("data", DATA_MAX);
+        ChildFeatures childFeatures = body.optionalChildFeatures("childFeatures", CHILD_FEATURES_MAX);
+        IntentBias bias = scalars.isNull("biasTowardsParentOrChildIntents") ? null
+                : scalars.optionalEnum("biasTowardsParentOrChildIntents", IntentBias::fromCode, IntentBias.codes());
+        return new Fields(description, tags, reject, disabled, condition, confirmations, disambiguation, rules, data,
+                childFeatures, bias);
+    }
+
+    /**
+     * The official client may ask to generate example sentences on create; that needs an NLU service this
+     * server does not have. The parameters are validated, and asking for generation is a 501.
+     */
+    private static void refuseSentenceGeneration(MultiValueMap<String, String> query) {
+        String limit = query.getFirst("generateSentenceLimit");
+        if (limit != null && !limit.isEmpty()) {
+            int value;
+            try {
+                value = Integer.parseInt(limit.trim());
+            } catch (NumberFormatException e) {
+                value = -1;
+            }
+            if (value < 5 || value > 20) {
+                throw ApiProblem.invalidParameter("generateSentenceLimit",
+                        "generateSentenceLimit must be an integer from 5 to 20; got '" + abbreviate(limit) + "'.");
+            }
+        }
+        String generate = query.getFirst("shouldGenerateSentences");
+        if (generate == null || generate.isEmpty() || generate.equalsIgnoreCase("false")) {
+            return;
+        }
+        if (!generate.equalsIgnoreCase("true")) {
+            throw ApiProblem.invalidParameter("shouldGenerateSentences",
+                    "shouldGenerateSentences must be true or false; got '" + abbreviate(generate) + "'.");
+        }
+        throw new ApiProblem(HttpStatus.NOT_IMPLEMENTED, "Generating example sentences is not available on this "
+                + "server; create the intent without shouldGenerateSentences and add sentences yourself.",
+                Map.of("shouldGenerateSentences", "generation is not available"));
+    }
+
+    private static <T> T or(T value, T fallback) {
+        return value == null ? fallback : value;
+    }
+
+    private static Set<String> union(Set<String> fields, String... more) {
+        Set<String> all = new java.util.HashSet<>(fields);
+        all.addAll(List.of(more));
+        return Set.copyOf(all);
+    }
+
+    private static String abbreviate(String value) {
+        return value.length() > 40 ? value.substring(0, 40) + "..." : value;
+    }
+}

@@ -1,0 +1,164 @@
+package ai.convo.query.intent;
+
+import ai.convo.contract.flow.FlowCreatedEvent;
+import ai.convo.contract.flow.FlowDeletedEvent;
+import ai.convo.contract.intent.ChildFeatures;
+import ai.convo.contract.intent.IntentCreatedEvent;
+import ai.convo.contract.intent.IntentDeletedEvent;
+import ai.convo.contract.intent.IntentUpdatedEvent;
+import ai.convo.contract.intent.SentenceCreatedEvent;
+import ai.convo.contract.intent.SentenceDeletedEvent;
+import ai.convo.contract.intent.SentenceUpdatedEvent;
+import ai.convo.contract.project.ProjectDeletedEvent;
+import ai.convo.http.media.Renderer;
+import java.util.List;
+import java.util.Locale;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The intent and sentence read models, and the sentence counts per (intent, locale). Plain code a test can
+ * feed events; every handler can run twice without changing the result (a count moves only when its
+ * sentence row was really inserted or deleted). Sequenced by project ({@link IntentProcessing}).
+ */
+@Component
+@ProcessingGroup(IntentProjection.GROUP)
+public class IntentProjection {
+
+    public static final String GROUP = "intents";
+
+    private final JdbcTemplate jdbc;
+
+    public IntentProjection(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    // ---- flows and projects
+
+    @EventHandler
+    public void on(FlowCreatedEvent event) {
+        jdbc.update("INSERT INTO intent_flow_view (id, project_id, organisation_id) VALUES (?, ?, ?) "
+                + "ON CONFLICT (id) DO NOTHING", event.flowId(), event.projectId(), event.organisationId());
+    }
+
+    /** The flow's intents and sentences go with it. */
+    @EventHandler
+    public void on(FlowDeletedEvent event) {
+        jdbc.update("DELETE FROM intent_sentence_count WHERE flow_id = ?", event.flowId());
+        jdbc.update("DELETE FROM sentence_view WHERE flow_id = ?", event.flowId());
+        jdbc.update("DELETE FROM intent_view WHERE flow_id = ?", event.flowId());
+        jdbc.update("DELETE FROM intent_flow_view WHERE id = ?", event.flowId());
+    }
+
+    @EventHandler
+    public void on(ProjectDeletedEvent event) {
+        jdbc.update("DELETE FROM intent_sentence_count WHERE project_id = ?", event.projectId());
+        jdbc.update("DELETE FROM sentence_view WHERE project_id = ?", event.projectId());
+        jdbc.update("DELETE FROM intent_view WHERE project_id = ?", event.projectId());
+        jdbc.update("DELETE FROM intent_flow_view WHERE project_id = ?", event.projectId());
+    }
+
+    // ---- intents
+
+    @EventHandler
+    public void on(IntentCreatedEvent event) {
+        jdbc.update("INSERT INTO intent_view (id, flow_id, project_id, organisation_id, reference_id, name, description, "
+                        + "tags, tags_key, is_reject_intent, is_disabled, parent_intent_id, condition, "
+                        + "confirmation_sentences, disambiguation_sentence, rules, data, child_features, bias, created_at, "
+                        + "last_changed, created_by, last_changed_by) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        + "ON CONFLICT (id) DO NOTHING",
+                event.intentId(), event.flowId(), event.projectId(), event.organisationId(), event.referenceId(),
+                event.name(), text(event.description()), json(event.tags()), tagsKey(event.tags()), event.rejectIntent(),
+                event.disabled(), parentKey(event.parentIntentId()), text(event.condition()),
+                json(event.confirmationSentences()), text(event.disambiguationSentence()), json(event.rules()),
+                json(event.data()), childFeatures(event.childFeatures()), event.biasTowardsParentOrChildIntents(),
+                event.createdAt(), event.createdAt(), event.createdBy(), event.createdBy());
+    }
+
+    @EventHandler
+    public void on(IntentUpdatedEvent event) {
+        jdbc.update("UPDATE intent_view SET name = ?, description = ?, tags = ?, tags_key = ?, is_reject_intent = ?, "
+                        + "is_disabled = ?, parent_intent_id = ?, condition = ?, confirmation_sentences = ?, "
+                        + "disambiguation_sentence = ?, rules = ?, data = ?, child_features = ?, bias = ?, "
+                        + "last_changed = ?, last_changed_by = ? WHERE id = ?",
+                event.name(), text(event.description()), json(event.tags()), tagsKey(event.tags()), event.rejectIntent(),
+                event.disabled(), parentKey(event.parentIntentId()), text(event.condition()),
+                json(event.confirmationSentences()), text(event.disambiguationSentence()), json(event.rules()),
+                json(event.data()), childFeatures(event.childFeatures()), event.biasTowardsParentOrChildIntents(),
+                event.changedAt(), event.changedBy(), event.intentId());
+    }
+
+    /**
+     * The intent and its sentences are gone. Its children become roots: the write side emits an
+     * IntentUpdatedEvent for each of them right after this event; they are detached here as well, so no
+     * row ever names a deleted parent.
+     */
+    @EventHandler
+    public void on(IntentDeletedEvent event) {
+        jdbc.update("DELETE FROM intent_sentence_count WHERE intent_id = ?", event.intentId());
+        jdbc.update("DELETE FROM sentence_view WHERE intent_id = ?", event.intentId());
+        jdbc.update("DELETE FROM intent_view WHERE id = ?", event.intentId());
+        jdbc.update("UPDATE intent_view SET parent_intent_id = '' WHERE flow_id = ? AND parent_intent_id = ?",
+                event.flowId(), event.intentId());
+    }
+
+    // ---- sentences
+
+    @EventHandler
+    public void on(SentenceCreatedEvent event) {
+        int inserted = jdbc.update("INSERT INTO sentence_view (id, intent_id, flow_id, project_id, organisation_id, "
+                        + "locale_id, text, created_at, last_changed, created_by, last_changed_by) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                event.sentenceId(), event.intentId(), event.flowId(), event.projectId(), event.organisationId(),
+                event.localeId(), event.text(), event.createdAt(), event.createdAt(), event.createdBy(),
+                event.createdBy());
+        if (inserted == 1) {
+            jdbc.update("INSERT INTO intent_sentence_count (intent_id, locale_id, flow_id, project_id, sentence_count) "
+                            + "VALUES (?, ?, ?, ?, 1) ON CONFLICT (intent_id, locale_id) "
+                            + "DO UPDATE SET sentence_count = intent_sentence_count.sentence_count + 1",
+                    event.intentId(), event.localeId(), event.flowId(), event.projectId());
+        }
+    }
+
+    @EventHandler
+    public void on(SentenceUpdatedEvent event) {
+        jdbc.update("UPDATE sentence_view SET text = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
+                event.text(), event.changedAt(), event.changedBy(), event.sentenceId());
+    }
+
+    @EventHandler
+    public void on(SentenceDeletedEvent event) {
+        int deleted = jdbc.update("DELETE FROM sentence_view WHERE id = ?", event.sentenceId());
+        if (deleted == 1) {
+            jdbc.update("UPDATE intent_sentence_count SET sentence_count = sentence_count - 1 "
+                    + "WHERE intent_id = ? AND locale_id = ?", event.intentId(), event.localeId());
+            jdbc.update("DELETE FROM intent_sentence_count WHERE intent_id = ? AND locale_id = ? AND sentence_count <= 0",
+                    event.intentId(), event.localeId());
+        }
+    }
+
+    // ---- column values
+
+    static String parentKey(String parentIntentId) {
+        return parentIntentId == null ? "" : parentIntentId;
+    }
+
+    static String tagsKey(List<String> tags) {
+        return tags == null ? "" : String.join(",", tags).toLowerCase(Locale.ROOT);
+    }
+
+    private static String text(String value) {
+        return value == null ? "" : value;
+    }
+
+    private static String json(Object value) {
+        return Renderer.JSON.writeValueAsString(value == null ? List.of() : value);
+    }
+
+    private static String childFeatures(ChildFeatures value) {
+        return Renderer.JSON.writeValueAsString(value == null ? false : value.toWire());
+    }
+}

@@ -1,0 +1,263 @@
+package ai.convo.query.intent;
+
+import ai.convo.contract.intent.IntentLocales;
+import ai.convo.contract.intent.IntentRecord;
+import ai.convo.http.list.ListRequest;
+import ai.convo.http.media.ApiMedia;
+import ai.convo.http.media.ApiResponses;
+import ai.convo.http.media.Negotiation;
+import ai.convo.http.media.Representation;
+import ai.convo.http.problem.ApiProblem;
+import ai.convo.http.security.ApiPrincipal;
+import ai.convo.query.web.ListResponses;
+import ai.convo.query.web.QueryParams;
+import ai.convo.query.web.ReadYourWrites;
+import ai.convo.query.web.Reads;
+import ai.convo.query.web.list.Column;
+import ai.convo.query.web.list.KeysetLists;
+import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Scope;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Reads of intents and their example sentences. The intent list is the specification's "GET list of Intents
+ * of a Flow": the common list parameters plus parent, includeChildren, includeFeedbackReport and
+ * preferredLocaleId.
+ */
+@RestController
+public class IntentQueryController {
+
+    /**
+     * Sortable fields of the intent list and their SQL (each NOT NULL, each backed by an index of V4__intents.sql).
+     * localeReference and sentenceCount are computed per request from preferredLocaleId, so they cannot be
+     * sorted on from an index and are not offered.
+     */
+    static final ListDefinition INTENTS = new ListDefinition("intents", "intent_view", Map.ofEntries(
+            Map.entry("_id", Column.text("id")),
+            Map.entry("referenceId", Column.text("reference_id")),
+            Map.entry("name", Column.text("lower(name)")),
+            Map.entry("description", Column.text("lower(left(description, 200))")),
+            Map.entry("tags", Column.text("tags_key")),
+            Map.entry("isRejectIntent", Column.bool("is_reject_intent")),
+            Map.entry("isDisabled", Column.bool("is_disabled")),
+            Map.entry("parentIntentId", Column.text("parent_intent_id")),
+            Map.entry("createdAt", Column.number("created_at")),
+            Map.entry("lastChanged", Column.number("last_changed"))), "name");
+
+    /** Sortable fields of the sentence list; {@code filter} searches the text. */
+    static final ListDefinition SENTENCES = new ListDefinition("sentences", "sentence_view", Map.of(
+            "_id", Column.text("id"),
+            "text", Column.text("lower(left(text, 200))"),
+            "localeReference", Column.text("locale_id"),
+            "createdAt", Column.number("created_at"),
+            "lastChanged", Column.number("last_changed")), "text");
+
+    private final Reads reads;
+    private final KeysetLists lists;
+    private final ReadYourWrites consistency;
+    private final IntentReads intents;
+
+    public IntentQueryController(Reads reads, KeysetLists lists, ReadYourWrites consistency, IntentReads intents) {
+        this.reads = reads;
+        this.lists = lists;
+        this.consistency = consistency;
+        this.intents = intents;
+    }
+
+    /**
+     * The intents of a flow. Without includeChildren every intent (or, with {@code parent}, that intent's
+     * children) is an ordinary item. With includeChildren the page lists the root intents (or the children of
+     * {@code parent}) and nests all their descendants under {@code children}, recursively, in creation order.
+     */
+    @GetMapping("/v2.0/flows/{flowId}/intents")
+    public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                             @PathVariable String flowId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("flowId", flowId);
+        ListRequest request = ListRequest.parse(exchange, INTENTS.sortableFields());
+        String parent = QueryParams.optionalId(exchange, "parent");
+        boolean includeChildren = booleanParameter(exchange, "includeChildren");
+        boolean feedbackReport = booleanParameter(exchange, "includeFeedbackReport");
+        String preferred = QueryParams.optionalId(exchange, "preferredLocaleId");
+        String org = caller.organisationId();
+
+        Map<String, Object> binds = new HashMap<>(Map.of("org", org, "flow", flowId));
+        StringBuilder where = new StringBuilder("organisation_id = :org AND flow_id = :flow");
+        String level;
+        if (parent != null) {
+            where.append(" AND parent_intent_id = :parent");
+            binds.put("parent", parent);
+            level = "children:" + parent;
+        } else if (includeChildren) {
+            where.append(" AND parent_intent_id = ''");
+            level = "roots";
+        } else {
+            level = "all";
+        }
+        Scope scope = new Scope(where.toString(), binds, "intents|" + org + "|" + flowId + "|" + level);
+
+        return consistency.await(exchange)
+                .then(visibleFlow(flowId, org))
+                .flatMap(projectId -> {
+                    if (feedbackReport) {
+                        return Mono.error(new ApiProblem(HttpStatus.NOT_IMPLEMENTED, "The feedback report of intents "
+                                + "is not available yet; ask without includeFeedbackReport (or with "
+                                + "includeFeedbackReport=false).", Map.of("includeFeedbackReport", "not available yet")));
+                    }
+                    Mono<Boolean> parentOk = parent == null ? Mono.just(true) : intents.intentExists(flowId, parent, org);
+                    return parentOk.flatMap(ok -> ok ? intents.locales(projectId, org, preferred, "preferredLocaleId")
+                            : Mono.error(ApiProblem.invalidParameter("parent", "parent " + parent
+                                    + " is not an intent of flow " + flowId + ".")));
+                })
+                .flatMap(locales -> lists.page(INTENTS, scope, request, IntentRows::listItem)
+                        .flatMap(page -> localize(flowId, org, page.items(), includeChildren, locales).thenReturn(page)))
+                .map(page -> ListResponses.page(exchange, media, page));
+    }
+
+    /** One intent, the full record; {@code preferredLocaleId} chooses its localeReference as on the list. */
+    @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}")
+    public Mono<ResponseEntity<byte[]>> read(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                             @PathVariable String flowId, @PathVariable String intentId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("flowId", flowId);
+        QueryParams.pathId("intentId", intentId);
+        String preferred = QueryParams.optionalId(exchange, "preferredLocaleId");
+        String org = caller.organisationId();
+        return consistency.await(exchange)
+                .then(intents.intent(flowId, intentId, org, row -> Map.entry(row.get("project_id", String.class),
+                        IntentRows.intent(row))))
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Intent " + intentId + " does not exist in flow "
+                        + flowId + ".")))
+                .flatMap(found -> {
+                    IntentRecord record = found.getValue();
+                    return intents.locales(found.getKey(), org, preferred, "preferredLocaleId")
+                            .flatMap(locales -> intents.sentenceCounts(List.of(record.id()), locales.all())
+                                    .map(counts -> record.toWire(locales.resolve(
+                                            counts.getOrDefault(record.id(), Map.of())).localeId())));
+                })
+                .map(body -> ApiResponses.ok(exchange, media, new Representation.Single("intent", body)));
+    }
+
+    /** The example sentences of an intent, optionally only those of one locale ({@code localeId}). */
+    @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences")
+    public Mono<ResponseEntity<byte[]>> sentences(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                  @PathVariable String flowId, @PathVariable String intentId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("flowId", flowId);
+        QueryParams.pathId("intentId", intentId);
+        ListRequest request = ListRequest.parse(exchange, SENTENCES.sortableFields());
+        String localeId = QueryParams.optionalId(exchange, "localeId");
+        String org = caller.organisationId();
+        Map<String, Object> binds = new HashMap<>(Map.of("org", org, "intent", intentId));
+        String where = "organisation_id = :org AND intent_id = :intent";
+        if (localeId != null) {
+            where += " AND locale_id = :locale";
+            binds.put("locale", localeId);
+        }
+        Scope scope = new Scope(where, binds, "sentences|" + org + "|" + intentId + "|" + (localeId == null ? "" : localeId));
+        return reads.page(exchange, media, SENTENCES, request, scope, intents.intentExists(flowId, intentId, org),
+                "Intent " + intentId + " of flow " + flowId, IntentRows::sentenceWire);
+    }
+
+    @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}")
+    public Mono<ResponseEntity<byte[]>> sentence(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                 @PathVariable String flowId, @PathVariable String intentId,
+                                                 @PathVariable String sentenceId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("flowId", flowId);
+        QueryParams.pathId("intentId", intentId);
+        QueryParams.pathId("sentenceId", sentenceId);
+        return consistency.await(exchange)
+                .then(intents.sentence(flowId, intentId, sentenceId, caller.organisationId(), IntentRows::sentenceWire))
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Sentence " + sentenceId + " does not exist in intent "
+                        + intentId + ".")))
+                .map(body -> ApiResponses.ok(exchange, media, new Representation.Single("sentence", body)));
+    }
+
+    // ---- helpers
+
+    private Mono<String> visibleFlow(String flowId, String organisationId) {
+        return intents.projectOfFlow(flowId, organisationId)
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Flow " + flowId + " does not exist.")));
+    }
+
+    /**
+     * Fills in each item's localeReference and sentenceCount and, with includeChildren, nests the descendants.
+     * One query for the subtree, one for the counts of every intent shown in the locales of the chain.
+     */
+    private Mono<Void> localize(String flowId, String organisationId, List<Map<String, Object>> items,
+                                boolean includeChildren, IntentReads.Locales locales) {
+        List<String> pageIds = items.stream().map(item -> (String) item.get("_id")).toList();
+        Mono<List<Map<String, Object>>> nested = includeChildren
+                ? intents.descendants(flowId, organisationId, pageIds)
+                : Mono.just(List.of());
+        return nested.flatMap(descendants -> {
+            List<Map<String, Object>> shown = new ArrayList<>(items);
+            shown.addAll(descendants);
+            Set<String> ids = new LinkedHashSet<>();
+            shown.forEach(item -> ids.add((String) item.get("_id")));
+            return intents.sentenceCounts(ids, locales.all()).map(counts -> {
+                for (Map<String, Object> item : shown) {
+                    IntentLocales.Resolved resolved = locales.resolve(counts.getOrDefault((String) item.get("_id"), Map.of()));
+                    item.put("localeReference", resolved.localeId());
+                    item.put("sentenceCount", resolved.sentenceCount());
+                }
+                if (includeChildren) {
+                    nest(items, descendants);
+                }
+                return true;
+            });
+        }).then();
+    }
+
+    /**
+     * Puts every intent's children under {@code children} (leaves get an empty list). The descendants come in
+     * creation order, so every children list is in creation order.
+     */
+    private static void nest(List<Map<String, Object>> items, List<Map<String, Object>> descendants) {
+        Map<String, List<Map<String, Object>>> childrenOf = new HashMap<>();
+        for (List<Map<String, Object>> level : List.of(items, descendants)) {
+            for (Map<String, Object> item : level) {
+                item.put("children", childrenOf.computeIfAbsent((String) item.get("_id"), id -> new ArrayList<>()));
+            }
+        }
+        for (Map<String, Object> descendant : descendants) {
+            List<Map<String, Object>> siblings = childrenOf.get((String) descendant.get("parentIntentId"));
+            if (siblings != null) {
+                siblings.add(descendant);
+            }
+        }
+    }
+
+    /** An optional boolean query parameter: true or false (any case); anything else is a 400 naming it. */
+    static boolean booleanParameter(ServerWebExchange exchange, String name) {
+        List<String> values = exchange.getRequest().getQueryParams().get(name);
+        if (values == null || values.isEmpty()) {
+            return false;
+        }
+        if (new LinkedHashSet<>(values).size() > 1) {
+            throw ApiProblem.invalidParameter(name, name + " was given " + values.size()
+                    + " times with different values; give it once.");
+        }
+        String value = values.get(0).trim().toLowerCase(Locale.ROOT);
+        if (!value.equals("true") && !value.equals("false")) {
+            String shown = values.get(0).length() > 40 ? values.get(0).substring(0, 40) + "..." : values.get(0);
+            throw ApiProblem.invalidParameter(name, name + " must be true or false; got '" + shown + "'.");
+        }
+        return value.equals("true");
+    }
+}

@@ -1,0 +1,151 @@
+package ai.convo.query.intent;
+
+import ai.convo.contract.intent.IntentLocales;
+import ai.convo.http.problem.ApiProblem;
+import io.r2dbc.spi.Readable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/** The reads behind the intent and sentence routes beyond the list engine: flows, locales, counts, subtrees. */
+@Component
+public class IntentReads {
+
+    /** Bound of the descendants walk; the write model never lets parents form a cycle. */
+    static final int MAX_DEPTH = 1000;
+
+    /**
+     * The locales an answer is given in: the preferred locale's fallback chain (the primary locale's when no
+     * locale was preferred) and the project's primary locale.
+     */
+    record Locales(List<String> chain, String primary) {
+
+        Set<String> all() {
+            Set<String> all = new LinkedHashSet<>(chain);
+            if (primary != null) {
+                all.add(primary);
+            }
+            return all;
+        }
+
+        IntentLocales.Resolved resolve(Map<String, Long> sentencesPerLocale) {
+            return IntentLocales.resolve(chain, primary, locale -> sentencesPerLocale.getOrDefault(locale, 0L));
+        }
+    }
+
+    private final DatabaseClient db;
+
+    public IntentReads(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** The project of the flow if the flow exists in this organisation; empty otherwise. */
+    Mono<String> projectOfFlow(String flowId, String organisationId) {
+        return db.sql("SELECT project_id FROM intent_flow_view WHERE id = :flow AND organisation_id = :org")
+                .bind("flow", flowId).bind("org", organisationId)
+                .map(row -> row.get("project_id", String.class)).one();
+    }
+
+    /** Whether the intent exists in this flow of this organisation. */
+    Mono<Boolean> intentExists(String flowId, String intentId, String organisationId) {
+        return db.sql("SELECT 1 FROM intent_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
+                .bind("id", intentId).bind("flow", flowId).bind("org", organisationId)
+                .map(row -> true).one().defaultIfEmpty(false);
+    }
+
+    <T> Mono<T> intent(String flowId, String intentId, String organisationId, Function<Readable, T> mapper) {
+        return db.sql("SELECT * FROM intent_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
+                .bind("id", intentId).bind("flow", flowId).bind("org", organisationId)
+                .map(mapper::apply).one();
+    }
+
+    <T> Mono<T> sentence(String flowId, String intentId, String sentenceId, String organisationId,
+                         Function<Readable, T> mapper) {
+        return db.sql("SELECT * FROM sentence_view WHERE id = :id AND intent_id = :intent AND flow_id = :flow "
+                        + "AND organisation_id = :org")
+                .bind("id", sentenceId).bind("intent", intentId).bind("flow", flowId).bind("org", organisationId)
+                .map(mapper::apply).one();
+    }
+
+    /**
+     * The project's locales as the chain of {@code preferred} (null: the primary locale) and the primary. A
+     * preferred locale that is not one of the project's is a 400 naming {@code parameter}.
+     */
+    Mono<Locales> locales(String projectId, String organisationId, String preferred, String parameter) {
+        return db.sql("SELECT id, fallback_locale_reference, is_primary FROM locale_view "
+                        + "WHERE organisation_id = :org AND project_id = :project")
+                .bind("org", organisationId).bind("project", projectId)
+                .map(row -> new String[] {row.get("id", String.class), row.get("fallback_locale_reference", String.class),
+                        Boolean.TRUE.equals(row.get("is_primary", Boolean.class)) ? "primary" : ""})
+                .all()
+                .collectList()
+                .flatMap(rows -> {
+                    Map<String, String> fallbackOf = new HashMap<>();
+                    String primary = null;
+                    for (String[] row : rows) {
+                        fallbackOf.put(row[0], row[1]);
+                        if (!row[2].isEmpty()) {
+                            primary = row[0];
+                        }
+                    }
+                    if (preferred != null && !fallbackOf.containsKey(preferred)) {
+                        return Mono.error(ApiProblem.invalidParameter(parameter, parameter + " " + preferred
+                                + " is not a locale of this flow's project; use one of the project's locales."));
+                    }
+                    return Mono.just(new Locales(IntentLocales.chain(preferred != null ? preferred : primary, fallbackOf),
+                            primary));
+                });
+    }
+
+    /** Sentences per intent and locale, for these intents and locales only (primary-key lookups). */
+    Mono<Map<String, Map<String, Long>>> sentenceCounts(Collection<String> intentIds, Collection<String> localeIds) {
+        if (intentIds.isEmpty() || localeIds.isEmpty()) {
+            return Mono.just(Map.of());
+        }
+        return db.sql("SELECT intent_id, locale_id, sentence_count FROM intent_sentence_count "
+                        + "WHERE intent_id = ANY(:intents) AND locale_id = ANY(:locales)")
+                .bind("intents", intentIds.toArray(String[]::new))
+                .bind("locales", localeIds.toArray(String[]::new))
+                .map(row -> new Object[] {row.get("intent_id", String.class), row.get("locale_id", String.class),
+                        row.get("sentence_count", Integer.class)})
+                .all()
+                .collect(HashMap::new, (Map<String, Map<String, Long>> counts, Object[] row) -> counts
+                        .computeIfAbsent((String) row[0], k -> new HashMap<>())
+                        .put((String) row[1], ((Integer) row[2]).longValue()));
+    }
+
+    /**
+     * Every descendant of these intents as list items, level by level: each level is one query on the index
+     * (flow_id, parent_intent_id, ...) for the children of the level above, in creation order, so every
+     * intent's children come in creation order. Never a scan of the flow.
+     */
+    Mono<List<Map<String, Object>>> descendants(String flowId, String organisationId, Collection<String> intentIds) {
+        return below(flowId, organisationId, List.copyOf(intentIds), 0, new ArrayList<>());
+    }
+
+    private Mono<List<Map<String, Object>>> below(String flowId, String organisationId, List<String> parents, int depth,
+                                                  List<Map<String, Object>> found) {
+        if (parents.isEmpty() || depth >= MAX_DEPTH) {
+            return Mono.just(found);
+        }
+        return db.sql("SELECT * FROM intent_view WHERE flow_id = :flow AND organisation_id = :org "
+                        + "AND parent_intent_id = ANY(:parents) ORDER BY created_at, id")
+                .bind("flow", flowId).bind("org", organisationId).bind("parents", parents.toArray(String[]::new))
+                .map(IntentRows::listItem)
+                .all()
+                .collectList()
+                .flatMap(level -> {
+                    found.addAll(level);
+                    List<String> next = level.stream().map(item -> (String) item.get("_id")).toList();
+                    return below(flowId, organisationId, next, depth + 1, found);
+                });
+    }
+}
