@@ -175,10 +175,28 @@ public class KeysetLists {
         return keys;
     }
 
-    /** (k0 > v0) OR (k0 = v0 AND k1 > v1) OR ... with each comparison turned by its key's direction. */
+    /**
+     * The rows after (or before) a boundary. When every key has one direction (always so for one sort key plus
+     * the id) this is a row comparison (k0, k1, ...) > (v0, v1, ...), which PostgreSQL answers as an index range;
+     * mixed directions need (k0 > v0) OR (k0 = v0 AND k1 < v1) OR ... Every key is NOT NULL, so both are exact.
+     */
     private static String keyset(List<Key> keys, boolean forward, List<Object> values, Map<String, Object> binds) {
         if (values.size() != keys.size()) {
             throw ApiProblem.badRequest("The cursor no longer matches this list; start again from the first page.");
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            binds.put("c" + i, values.get(i));
+        }
+        boolean uniform = keys.stream().allMatch(key -> key.ascending() == keys.get(0).ascending());
+        if (uniform) {
+            StringBuilder columns = new StringBuilder("(");
+            StringBuilder bounds = new StringBuilder("(");
+            for (int i = 0; i < keys.size(); i++) {
+                columns.append(i == 0 ? "" : ", ").append(keys.get(i).column().sql());
+                bounds.append(i == 0 ? "" : ", ").append(":c").append(i);
+            }
+            boolean greater = keys.get(0).ascending() == forward;
+            return columns.append(") ").append(greater ? ">" : "<").append(' ').append(bounds).append(')').toString();
         }
         List<String> alternatives = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -189,7 +207,6 @@ public class KeysetLists {
             boolean greater = keys.get(i).ascending() == forward;
             term.append(keys.get(i).column().sql()).append(greater ? " > " : " < ").append(":c").append(i).append(')');
             alternatives.add(term.toString());
-            binds.put("c" + i, values.get(i));
         }
         return String.join(" OR ", alternatives);
     }
