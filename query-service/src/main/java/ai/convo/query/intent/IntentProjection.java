@@ -46,6 +46,9 @@ public class IntentProjection {
     /** The flow's intents and sentences go with it. */
     @EventHandler
     public void on(FlowDeletedEvent event) {
+        // dirty marks first: that waits for a refresher writing this flow's reports, whose rows are then deleted
+        jdbc.update("DELETE FROM intent_feedback_dirty WHERE flow_id = ?", event.flowId());
+        jdbc.update("DELETE FROM intent_feedback WHERE flow_id = ?", event.flowId());
         jdbc.update("DELETE FROM intent_sentence_count WHERE flow_id = ?", event.flowId());
         jdbc.update("DELETE FROM sentence_view WHERE flow_id = ?", event.flowId());
         jdbc.update("DELETE FROM intent_view WHERE flow_id = ?", event.flowId());
@@ -54,6 +57,11 @@ public class IntentProjection {
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
+        String flows = "SELECT id FROM intent_flow_view WHERE project_id = ? "
+                + "UNION SELECT DISTINCT flow_id FROM intent_view WHERE project_id = ?";
+        jdbc.update("DELETE FROM intent_feedback_dirty WHERE flow_id IN (" + flows + ")", event.projectId(),
+                event.projectId());
+        jdbc.update("DELETE FROM intent_feedback WHERE flow_id IN (" + flows + ")", event.projectId(), event.projectId());
         jdbc.update("DELETE FROM intent_sentence_count WHERE project_id = ?", event.projectId());
         jdbc.update("DELETE FROM sentence_view WHERE project_id = ?", event.projectId());
         jdbc.update("DELETE FROM intent_view WHERE project_id = ?", event.projectId());
@@ -76,10 +84,13 @@ public class IntentProjection {
                 json(event.confirmationSentences()), text(event.disambiguationSentence()), json(event.rules()),
                 json(event.data()), childFeatures(event.childFeatures()), event.biasTowardsParentOrChildIntents(),
                 event.createdAt(), event.createdAt(), event.createdBy(), event.createdBy());
+        markFlowDirty(event.flowId());
     }
 
     @EventHandler
     public void on(IntentUpdatedEvent event) {
+        String before = jdbc.query("SELECT name FROM intent_view WHERE id = ?",
+                rs -> rs.next() ? rs.getString(1) : null, event.intentId());
         jdbc.update("UPDATE intent_view SET name = ?, description = ?, tags = ?, tags_key = ?, is_reject_intent = ?, "
                         + "is_disabled = ?, parent_intent_id = ?, condition = ?, confirmation_sentences = ?, "
                         + "disambiguation_sentence = ?, rules = ?, data = ?, child_features = ?, bias = ?, "
@@ -89,6 +100,9 @@ public class IntentProjection {
                 json(event.confirmationSentences()), text(event.disambiguationSentence()), json(event.rules()),
                 json(event.data()), childFeatures(event.childFeatures()), event.biasTowardsParentOrChildIntents(),
                 event.changedAt(), event.changedBy(), event.intentId());
+        if (before != null && !before.equals(event.name())) {
+            markFlowDirty(event.flowId()); // overlap findings of other intents name it
+        }
     }
 
     /**
@@ -98,6 +112,8 @@ public class IntentProjection {
      */
     @EventHandler
     public void on(IntentDeletedEvent event) {
+        markFlowDirty(event.flowId()); // before its sentences go: their locales are among the flow's
+        jdbc.update("DELETE FROM intent_feedback WHERE intent_id = ?", event.intentId());
         jdbc.update("DELETE FROM intent_sentence_count WHERE intent_id = ?", event.intentId());
         jdbc.update("DELETE FROM sentence_view WHERE intent_id = ?", event.intentId());
         jdbc.update("DELETE FROM intent_view WHERE id = ?", event.intentId());
@@ -120,13 +136,18 @@ public class IntentProjection {
                             + "VALUES (?, ?, ?, ?, 1) ON CONFLICT (intent_id, locale_id) "
                             + "DO UPDATE SET sentence_count = intent_sentence_count.sentence_count + 1",
                     event.intentId(), event.localeId(), event.flowId(), event.projectId());
+            markDirty(event.flowId(), event.localeId());
         }
     }
 
     @EventHandler
     public void on(SentenceUpdatedEvent event) {
-        jdbc.update("UPDATE sentence_view SET text = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
+        int updated = jdbc.update("UPDATE sentence_view SET text = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
                 event.text(), event.changedAt(), event.changedBy(), event.sentenceId());
+        if (updated == 1) {
+            jdbc.update(MARK + "SELECT flow_id, locale_id, nextval('intent_feedback_generation') FROM sentence_view "
+                    + "WHERE id = ?" + ON_MARKED, event.sentenceId());
+        }
     }
 
     @EventHandler
@@ -137,7 +158,28 @@ public class IntentProjection {
                     + "WHERE intent_id = ? AND locale_id = ?", event.intentId(), event.localeId());
             jdbc.update("DELETE FROM intent_sentence_count WHERE intent_id = ? AND locale_id = ? AND sentence_count <= 0",
                     event.intentId(), event.localeId());
+            markDirty(event.flowId(), event.localeId());
         }
+    }
+
+    // ---- feedback reports: what changes the analysis input of a (flow, locale) marks it dirty, in this transaction
+
+    private static final String MARK = "INSERT INTO intent_feedback_dirty (flow_id, locale_id, generation) ";
+    /**
+     * A new generation on an existing mark takes its row lock (ON CONFLICT DO NOTHING would not): a refresher
+     * cannot claim the pair while this transaction is open, and one that claimed it before sees the generation
+     * change and discards its result. marked_at keeps the first mark, so a busy pair keeps its place in line.
+     */
+    private static final String ON_MARKED = " ON CONFLICT (flow_id, locale_id) DO UPDATE SET generation = EXCLUDED.generation";
+
+    private void markDirty(String flowId, String localeId) {
+        jdbc.update(MARK + "VALUES (?, ?, nextval('intent_feedback_generation'))" + ON_MARKED, flowId, localeId);
+    }
+
+    /** Every locale the flow has sentences in (the intents of a flow are part of every locale's analysis). */
+    private void markFlowDirty(String flowId) {
+        jdbc.update(MARK + "SELECT flow_id, locale_id, nextval('intent_feedback_generation') FROM "
+                + "(SELECT DISTINCT flow_id, locale_id FROM intent_sentence_count WHERE flow_id = ?) AS locales" + ON_MARKED, flowId);
     }
 
     // ---- column values

@@ -17,6 +17,7 @@ import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.ListDefinition;
 import ai.convo.query.web.list.Scope;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -24,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,7 +36,9 @@ import reactor.core.publisher.Mono;
 /**
  * Reads of intents and their example sentences. The intent list is the specification's "GET list of Intents
  * of a Flow": the common list parameters plus parent, includeChildren, includeFeedbackReport and
- * preferredLocaleId.
+ * preferredLocaleId. includeFeedbackReport=true adds each item's (and nested child's) {@code feedbackReport} in
+ * its localeReference, as kept up to date by {@link IntentFeedbackRefresher}; {@code null} while a change to the
+ * flow's intents or sentences in that locale is not analysed yet (see feedback/FEEDBACK.md).
  */
 @RestController
 public class IntentQueryController {
@@ -70,12 +72,18 @@ public class IntentQueryController {
     private final KeysetLists lists;
     private final ReadYourWrites consistency;
     private final IntentReads intents;
+    private final IntentFeedbackReads feedback;
 
-    public IntentQueryController(Reads reads, KeysetLists lists, ReadYourWrites consistency, IntentReads intents) {
+    /** The same bound as ReadYourWrites.MAX_WAIT: a read-your-writes list waits at most this long in total. */
+    static final Duration READ_YOUR_WRITES_BUDGET = Duration.ofSeconds(2);
+
+    public IntentQueryController(Reads reads, KeysetLists lists, ReadYourWrites consistency, IntentReads intents,
+                                 IntentFeedbackReads feedback) {
         this.reads = reads;
         this.lists = lists;
         this.consistency = consistency;
         this.intents = intents;
+        this.feedback = feedback;
     }
 
     /**
@@ -109,22 +117,21 @@ public class IntentQueryController {
             level = "all";
         }
         Scope scope = new Scope(where.toString(), binds, "intents|" + org + "|" + flowId + "|" + level);
+        long started = System.nanoTime();
 
         return consistency.await(exchange)
                 .then(visibleFlow(flowId, org))
                 .flatMap(projectId -> {
-                    if (feedbackReport) {
-                        return Mono.error(new ApiProblem(HttpStatus.NOT_IMPLEMENTED, "The feedback report of intents "
-                                + "is not available yet; ask without includeFeedbackReport (or with "
-                                + "includeFeedbackReport=false).", Map.of("includeFeedbackReport", "not available yet")));
-                    }
                     Mono<Boolean> parentOk = parent == null ? Mono.just(true) : intents.intentExists(flowId, parent, org);
                     return parentOk.flatMap(ok -> ok ? intents.locales(projectId, org, preferred, "preferredLocaleId")
                             : Mono.error(ApiProblem.invalidParameter("parent", "parent " + parent
                                     + " is not an intent of flow " + flowId + ".")));
                 })
                 .flatMap(locales -> lists.page(INTENTS, scope, request, IntentRows::listItem)
-                        .flatMap(page -> localize(flowId, org, page.items(), includeChildren, locales).thenReturn(page)))
+                        .flatMap(page -> localize(flowId, org, page.items(), includeChildren, locales)
+                                .flatMap(shown -> feedbackReport
+                                        ? withFeedback(flowId, shown, feedbackWait(exchange, started)) : Mono.empty())
+                                .thenReturn(page)))
                 .map(page -> ListResponses.page(exchange, media, page));
     }
 
@@ -199,7 +206,7 @@ public class IntentQueryController {
      * Fills in each item's localeReference and sentenceCount and, with includeChildren, nests the descendants.
      * One query for the subtree, one for the counts of every intent shown in the locales of the chain.
      */
-    private Mono<Void> localize(String flowId, String organisationId, List<Map<String, Object>> items,
+    private Mono<List<Map<String, Object>>> localize(String flowId, String organisationId, List<Map<String, Object>> items,
                                 boolean includeChildren, IntentReads.Locales locales) {
         List<String> pageIds = items.stream().map(item -> (String) item.get("_id")).toList();
         Mono<List<Map<String, Object>>> nested = includeChildren
@@ -219,9 +226,43 @@ public class IntentQueryController {
                 if (includeChildren) {
                     nest(items, descendants);
                 }
-                return true;
+                return shown;
             });
+        });
+    }
+
+    /**
+     * Puts each shown intent's feedback report in its localeReference under {@code feedbackReport} (nested
+     * children included): one query for the reports of all shown intents ({@link IntentFeedbackReads}).
+     */
+    private Mono<Void> withFeedback(String flowId, List<Map<String, Object>> shown, Duration waitFor) {
+        Set<String> ids = new LinkedHashSet<>();
+        Set<String> localeIds = new LinkedHashSet<>();
+        for (Map<String, Object> item : shown) {
+            ids.add((String) item.get("_id"));
+            if (item.get("localeReference") != null) {
+                localeIds.add((String) item.get("localeReference"));
+            }
+        }
+        return feedback.reports(flowId, ids, localeIds, waitFor).doOnNext(reports -> {
+            for (Map<String, Object> item : shown) {
+                String locale = (String) item.get("localeReference");
+                item.put("feedbackReport", locale == null ? null : reports.of((String) item.get("_id"), locale));
+            }
         }).then();
+    }
+
+    /**
+     * A read-your-writes request (X-Event-Position) also waits for the reports of its page to be recomputed,
+     * within what is left of ReadYourWrites' wait ({@link #READ_YOUR_WRITES_BUDGET}); others take them as they are.
+     */
+    private static Duration feedbackWait(ServerWebExchange exchange, long started) {
+        String header = exchange.getRequest().getHeaders().getFirst(ApiResponses.EVENT_POSITION);
+        if (header == null || header.isBlank()) {
+            return Duration.ZERO;
+        }
+        Duration left = READ_YOUR_WRITES_BUDGET.minusNanos(System.nanoTime() - started);
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     /**

@@ -271,13 +271,16 @@ class IntentListTest extends IntentQuerySupport {
     // ---- includeFeedbackReport
 
     @Test
-    void givenIncludeFeedbackReport_whenTrue_then501Code1009AndWhenFalseTheUsualList() {
-        // when / then
-        Map<String, Object> problem = problem(base + "?includeFeedbackReport=true", caller, position, 501);
-        assertThat(problem.get("code")).isEqualTo("1009");
-        assertThat((String) problem.get("detail")).contains("feedback report", "not available yet");
+    void givenIncludeFeedbackReport_whenTrue_thenEveryItemHasAFeedbackReportAndWhenFalseTheUsualList() {
+        // when
+        Map<String, Object> page = list("includeFeedbackReport=true&limit=100");
+        // then: the flow has no sentences, so every intent's report is that of an intent without sentences
+        assertThat(page.get("total")).isEqualTo(12);
+        assertThat(items(page)).allSatisfy(item -> assertThat(item.get("feedbackReport")).isEqualTo(Map.of(
+                "findings", List.of(Map.of("type", "fewSentences")), "info", Map.of("fScore", 0.0))));
         assertThat(list("includeFeedbackReport=false").get("total")).isEqualTo(12);
-        assertThat(list("includeFeedbackReport=FALSE").get("total")).isEqualTo(12);
+        assertThat(items(list("includeFeedbackReport=FALSE"))).allSatisfy(item -> assertThat(item)
+                .doesNotContainKey("feedbackReport"));
     }
 
     // ---- tenancy and the flow

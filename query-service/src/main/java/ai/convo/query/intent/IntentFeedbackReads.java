@@ -1,0 +1,111 @@
+package ai.convo.query.intent;
+
+import ai.convo.http.media.Renderer;
+import ai.convo.query.feedback.FeedbackAnalysis;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import tools.jackson.core.type.TypeReference;
+
+/**
+ * The stored feedback reports behind {@code includeFeedbackReport=true} (kept by {@link IntentFeedbackRefresher}).
+ * A list page reads its intents' reports in one query. For each item the report of its localeReference is shown:
+ * <ul>
+ *   <li>pair dirty (a change not yet analysed): {@code null};</li>
+ *   <li>stored row: that report;</li>
+ *   <li>no row and not dirty: the flow has no sentence in that locale (the refresher stores no rows then), so the
+ *       report is that of an intent without sentences among {@code n} such intents, which depends only on
+ *       whether n = 1 — taken from {@link FeedbackAnalysis} itself.</li>
+ * </ul>
+ */
+@Component
+public class IntentFeedbackReads {
+
+    static final Duration POLL = Duration.ofMillis(50);
+
+    private static final Map<String, Object> ALONE_WITHOUT_SENTENCES = FeedbackAnalysis.analyse(List.of(
+            new FeedbackAnalysis.IntentSentences("a", "a", List.of()))).get("a").toWire();
+    private static final Map<String, Object> WITHOUT_SENTENCES = FeedbackAnalysis.analyse(List.of(
+            new FeedbackAnalysis.IntentSentences("a", "a", List.of()),
+            new FeedbackAnalysis.IntentSentences("b", "b", List.of()))).get("a").toWire();
+
+    private final DatabaseClient db;
+
+    public IntentFeedbackReads(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** What the list shows for the items: intent id -> locale -> report (a missing locale: no report). */
+    record Reports(Map<String, Map<String, Map<String, Object>>> stored, List<String> dirtyLocales, long intentsInFlow) {
+
+        /** The report of the intent in the locale, or null while it is being recomputed. */
+        Map<String, Object> of(String intentId, String localeId) {
+            if (dirtyLocales.contains(localeId)) {
+                return null;
+            }
+            Map<String, Object> report = stored.getOrDefault(intentId, Map.of()).get(localeId);
+            if (report != null) {
+                return report;
+            }
+            return intentsInFlow == 1 ? copy(ALONE_WITHOUT_SENTENCES) : copy(WITHOUT_SENTENCES);
+        }
+    }
+
+    /**
+     * The reports of these intents of the flow in these locales. With {@code waitFor} &gt; 0 (a read-your-writes
+     * request) it first waits, at most that long, until no pair (flow, locale) is dirty.
+     */
+    Mono<Reports> reports(String flowId, Collection<String> intentIds, Collection<String> localeIds, Duration waitFor) {
+        if (intentIds.isEmpty() || localeIds.isEmpty()) {
+            return Mono.just(new Reports(Map.of(), List.of(), 0));
+        }
+        Mono<List<String>> dirty = dirtyLocales(flowId, localeIds);
+        Mono<List<String>> settled = waitFor.isZero() || waitFor.isNegative() ? dirty
+                : dirty.filter(List::isEmpty)
+                        .repeatWhenEmpty(repeats -> repeats.delayElements(POLL))
+                        .timeout(waitFor, Mono.defer(() -> dirtyLocales(flowId, localeIds)));
+        // the rows are read after the dirty check: a pair clean then has its current rows now (or newer ones)
+        return settled.flatMap(dirtyLocales -> stored(intentIds, localeIds)
+                .zipWith(intentsInFlow(flowId), (stored, count) -> new Reports(stored, dirtyLocales, count)));
+    }
+
+    private Mono<List<String>> dirtyLocales(String flowId, Collection<String> localeIds) {
+        return db.sql("SELECT locale_id FROM intent_feedback_dirty WHERE flow_id = :flow AND locale_id = ANY(:locales)")
+                .bind("flow", flowId).bind("locales", localeIds.toArray(String[]::new))
+                .map(row -> row.get("locale_id", String.class))
+                .all().collectList();
+    }
+
+    private Mono<Map<String, Map<String, Map<String, Object>>>> stored(Collection<String> intentIds,
+                                                                       Collection<String> localeIds) {
+        return db.sql("SELECT intent_id, locale_id, report FROM intent_feedback "
+                        + "WHERE intent_id = ANY(:intents) AND locale_id = ANY(:locales)")
+                .bind("intents", intentIds.toArray(String[]::new))
+                .bind("locales", localeIds.toArray(String[]::new))
+                .map(row -> new String[] {row.get("intent_id", String.class), row.get("locale_id", String.class),
+                        row.get("report", String.class)})
+                .all()
+                .collect(HashMap::new, (Map<String, Map<String, Map<String, Object>>> out, String[] row) -> out
+                        .computeIfAbsent(row[0], k -> new HashMap<>()).put(row[1], parse(row[2])));
+    }
+
+    private Mono<Long> intentsInFlow(String flowId) {
+        return db.sql("SELECT count(*) AS n FROM intent_view WHERE flow_id = :flow")
+                .bind("flow", flowId)
+                .map(row -> row.get("n", Long.class)).one().defaultIfEmpty(0L);
+    }
+
+    static Map<String, Object> parse(String json) {
+        return Renderer.JSON.readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+    }
+
+    private static Map<String, Object> copy(Map<String, Object> wire) {
+        return parse(Renderer.JSON.writeValueAsString(wire));
+    }
+}
