@@ -116,7 +116,10 @@ public class IntentQueryController {
         } else {
             level = "all";
         }
-        Scope scope = new Scope(where.toString(), binds, "intents|" + org + "|" + flowId + "|" + level);
+        // The whole flow and its roots have kept counts (V8); one parent's children are few and counted.
+        String total = parent != null ? null : "SELECT " + (includeChildren ? "root_count" : "intent_count")
+                + " AS total FROM intent_flow_view WHERE id = :flow AND organisation_id = :org";
+        Scope scope = new Scope(where.toString(), binds, "intents|" + org + "|" + flowId + "|" + level, total);
         long started = System.nanoTime();
 
         return consistency.await(exchange)

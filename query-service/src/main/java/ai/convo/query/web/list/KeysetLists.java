@@ -79,7 +79,8 @@ public class KeysetLists {
             where.append(" AND ").append(list.filterColumn()).append(" ILIKE :filter ESCAPE '\\'");
             binds.put("filter", "%" + filter.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
         }
-        String countSql = "SELECT count(*) AS total FROM " + list.table() + " WHERE " + where;
+        String countSql = filter == null && scope.totalSql() != null ? scope.totalSql()
+                : "SELECT count(*) AS total FROM " + list.table() + " WHERE " + where;
         Map<String, Object> countBinds = new LinkedHashMap<>(binds);
         if (cursor != null) {
             where.append(" AND (").append(keyset(keys, forward, cursor.values(), binds)).append(')');
