@@ -1,5 +1,8 @@
 package ai.convo.query.api;
 
+import static ai.convo.query.api.ListPages.ids;
+import static ai.convo.query.api.ListPages.items;
+import static ai.convo.query.api.ListPages.sortedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.Ids;
@@ -190,6 +193,7 @@ class FlowListTest extends FlowQuerySupport {
         // when / then
         String uri = query.startsWith("&projectId") ? "/v2.0/flows?" + query.substring(1) : base() + query;
         http.get().uri(uri).header("X-API-Key", caller.apiKey())
+                .header("X-Event-Position", Long.toString(position))
                 .exchange().expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.details." + parameter).exists();
     }

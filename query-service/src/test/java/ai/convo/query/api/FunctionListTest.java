@@ -1,5 +1,8 @@
 package ai.convo.query.api;
 
+import static ai.convo.query.api.ListPages.ids;
+import static ai.convo.query.api.ListPages.items;
+import static ai.convo.query.api.ListPages.sortedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.Ids;
@@ -13,7 +16,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,17 +73,14 @@ class FunctionListTest extends QueryTestBase {
                 .expectBody(Map.class).returnResult().getResponseBody();
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> items(Map<String, Object> page) {
-        return (List<Map<String, Object>>) page.get("items");
-    }
 
-    private static List<String> ids(Map<String, Object> page) {
-        return items(page).stream().map(item -> (String) item.get("_id")).toList();
-    }
 
     private List<Map<String, Object>> everything() {
         return items(get("&limit=100"));
+    }
+
+    private List<Object> walk(String query) {
+        return ListPages.walk(this::get, query, 4);
     }
 
     @Test
@@ -170,28 +169,10 @@ class FunctionListTest extends QueryTestBase {
     void givenElevenFunctions_whenSortedByAnyFieldInEitherDirection_thenPagesAndCursorWalksFollowThatOrder(
             String field, String direction) {
         // given
-        Function<Map<String, Object>, Comparable<Object>> key = m -> sortable(m.get(field));
-        Comparator<Map<String, Object>> order = Comparator.comparing(key);
-        order = order.thenComparing(m -> (String) m.get("_id"));
-        if (direction.equals("desc")) {
-            order = order.reversed();
-        }
-        List<Map<String, Object>> expected = new ArrayList<>(everything());
-        expected.sort(order);
+        List<Map<String, Object>> expected = sortedBy(everything(), field, direction.equals("asc"));
         // when / then
         assertThat(items(get("&limit=100&sort=" + field + ":" + direction))).isEqualTo(expected);
         assertThat(walk("&limit=4&sort=" + field + ":" + direction)).isEqualTo(expected.stream().map(m -> m.get("_id")).toList());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Comparable<Object> sortable(Object value) {
-        if (value instanceof String s) {
-            return (Comparable<Object>) (Object) s.toLowerCase();
-        }
-        if (value instanceof Number n) {
-            return (Comparable<Object>) (Object) n.longValue();
-        }
-        return (Comparable<Object>) value;
     }
 
     @Test
@@ -204,16 +185,6 @@ class FunctionListTest extends QueryTestBase {
         assertThat(items(get("&limit=100&sort=isDisabled:desc,name:asc"))).isEqualTo(expected);
     }
 
-    private List<Object> walk(String query) {
-        List<Object> seen = new ArrayList<>();
-        Map<String, Object> page = get(query);
-        seen.addAll(ids(page));
-        while (page.get("nextCursor") != null) {
-            page = get("&limit=4&next=" + page.get("nextCursor"));
-            seen.addAll(ids(page));
-        }
-        return seen;
-    }
 
     @Test
     void givenACursorWalk_whenTurningBack_thenPreviousPagesAreExactlyTheSame() {
@@ -286,6 +257,7 @@ class FunctionListTest extends QueryTestBase {
     void givenABadParameter_whenListing_then400NamingIt(String query, String parameter) {
         // given / when / then
         http.get().uri("/v2.0/functions?projectId=" + project.id() + query).header("X-API-Key", caller.apiKey())
+                .header("X-Event-Position", Long.toString(position))
                 .exchange().expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.details." + parameter).exists();
     }

@@ -85,13 +85,12 @@ abstract class IntentQuerySupport extends QueryTestBase {
                 .expectBody(Map.class).returnResult().getResponseBody();
     }
 
-    @SuppressWarnings("unchecked")
     static List<Map<String, Object>> items(Map<String, Object> page) {
-        return (List<Map<String, Object>>) page.get("items");
+        return ListPages.items(page);
     }
 
     static List<String> ids(Map<String, Object> page) {
-        return items(page).stream().map(item -> (String) item.get("_id")).toList();
+        return ListPages.ids(page);
     }
 
     @SuppressWarnings("unchecked")

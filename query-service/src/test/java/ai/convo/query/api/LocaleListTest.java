@@ -1,5 +1,8 @@
 package ai.convo.query.api;
 
+import static ai.convo.query.api.ListPages.ids;
+import static ai.convo.query.api.ListPages.items;
+import static ai.convo.query.api.ListPages.sortedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.Ids;
@@ -12,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,17 +54,14 @@ class LocaleListTest extends QueryTestBase {
                 .expectBody(Map.class).returnResult().getResponseBody();
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> items(Map<String, Object> page) {
-        return (List<Map<String, Object>>) page.get("items");
-    }
 
-    private static List<String> ids(Map<String, Object> page) {
-        return items(page).stream().map(item -> (String) item.get("_id")).toList();
-    }
 
     private List<Map<String, Object>> everything() {
         return items(get("&limit=100"));
+    }
+
+    private List<Object> walk(String query) {
+        return ListPages.walk(this::get, query, 5);
     }
 
     @Test
@@ -107,33 +106,12 @@ class LocaleListTest extends QueryTestBase {
             "referenceId,asc", "referenceId,desc", "fallbackLocaleReference,asc", "fallbackLocaleReference,desc",
             "createdAt,asc", "createdAt,desc", "lastChanged,asc", "lastChanged,desc", "_id,asc", "_id,desc"})
     void everySortFieldInBothDirections(String field, String direction) {
-        boolean ascending = direction.equals("asc");
-        Function<Map<String, Object>, Comparable<Object>> key = m -> sortable(m.get(field));
-        Comparator<Map<String, Object>> order = Comparator.comparing(key);
-        order = order.thenComparing(m -> (String) m.get("_id"));
-        if (!ascending) {
-            order = order.reversed();
-        }
-        List<Map<String, Object>> expected = new ArrayList<>(everything());
-        expected.sort(order);
+        List<Map<String, Object>> expected = sortedBy(everything(), field, direction.equals("asc"));
         assertThat(items(get("&limit=100&sort=" + field + ":" + direction))).isEqualTo(expected);
         // And the same order when walked with cursors, 5 at a time.
         assertThat(walk("&limit=5&sort=" + field + ":" + direction)).isEqualTo(expected.stream().map(m -> m.get("_id")).toList());
     }
 
-    @SuppressWarnings("unchecked")
-    private static Comparable<Object> sortable(Object value) {
-        if (value == null) {
-            return (Comparable<Object>) (Object) "";
-        }
-        if (value instanceof String s) {
-            return (Comparable<Object>) (Object) s.toLowerCase();
-        }
-        if (value instanceof Number n) {
-            return (Comparable<Object>) (Object) n.longValue();
-        }
-        return (Comparable<Object>) value;
-    }
 
     @Test
     void severalSortKeys() {
@@ -144,16 +122,6 @@ class LocaleListTest extends QueryTestBase {
         assertThat(items(get("&limit=100&sort=nluLanguage:asc,name:desc"))).isEqualTo(expected);
     }
 
-    private List<Object> walk(String query) {
-        List<Object> seen = new ArrayList<>();
-        Map<String, Object> page = get(query);
-        seen.addAll(ids(page));
-        while (page.get("nextCursor") != null) {
-            page = get("&limit=5&next=" + page.get("nextCursor"));
-            seen.addAll(ids(page));
-        }
-        return seen;
-    }
 
     @Test
     void previousTurnsBackExactly() {

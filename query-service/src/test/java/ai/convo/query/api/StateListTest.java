@@ -1,5 +1,8 @@
 package ai.convo.query.api;
 
+import static ai.convo.query.api.ListPages.ids;
+import static ai.convo.query.api.ListPages.items;
+import static ai.convo.query.api.ListPages.sortedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.Ids;
@@ -245,6 +248,7 @@ class StateListTest extends FlowQuerySupport {
             "&filter=" + "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx|filter"})
     void givenABadParameter_whenListing_then400NamingItWithTheDeprecationHeaders(String query, String parameter) {
         http.get().uri(base() + query).header("X-API-Key", caller.apiKey())
+                .header("X-Event-Position", Long.toString(position))
                 .exchange().expectStatus().isBadRequest()
                 .expectHeader().valueEquals("Deprecation", DEPRECATION)
                 .expectBody().jsonPath("$.details." + parameter).exists();
