@@ -1,0 +1,21 @@
+package ai.convo.command.task;
+
+/**
+ * One kind of background work that a Task runs (e.g. {@code createSnapshot}, {@code restoreSnapshot}). The task
+ * runner finds the implementation by {@link #type()} among the Spring beans and calls {@link #run} on exactly one
+ * runner at a time. A run may be repeated from the start when an earlier runner died, so work must be
+ * all-or-nothing or idempotent.
+ */
+public interface TaskWork {
+
+    /** The Task {@code type} this work handles, as stored in the task and shown by the API. */
+    String type();
+
+    /**
+     * Does the work. Returning normally ends the task {@code done}. Throwing {@link TaskCancelledException}
+     * (which {@link TaskContext#stepDone} throws once a cancel was requested) ends it {@code cancelled}, and the
+     * work must then have left nothing changed. Any other exception ends it {@code error}; the message of a
+     * {@link TaskFailedException} becomes {@code failReason}, other exceptions give a generic reason.
+     */
+    void run(TaskContext context) throws Exception;
+}
