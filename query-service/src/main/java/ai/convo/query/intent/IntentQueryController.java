@@ -13,6 +13,7 @@ import ai.convo.query.web.ListResponses;
 import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.ReadYourWrites;
 import ai.convo.query.web.Reads;
+import ai.convo.query.web.ResponseCache;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.ListDefinition;
@@ -73,13 +74,15 @@ public class IntentQueryController {
     private final ReadYourWrites consistency;
     private final IntentReads intents;
     private final IntentFeedbackReads feedback;
+    private final ResponseCache cache;
 
     /** The same bound as ReadYourWrites.MAX_WAIT: a read-your-writes list waits at most this long in total. */
     static final Duration READ_YOUR_WRITES_BUDGET = Duration.ofSeconds(2);
 
     public IntentQueryController(Reads reads, KeysetLists lists, ReadYourWrites consistency, IntentReads intents,
-                                 IntentFeedbackReads feedback) {
+                                 IntentFeedbackReads feedback, ResponseCache cache) {
         this.reads = reads;
+        this.cache = cache;
         this.lists = lists;
         this.consistency = consistency;
         this.intents = intents;
@@ -90,6 +93,7 @@ public class IntentQueryController {
      * The intents of a flow. Without includeChildren every intent (or, with {@code parent}, that intent's
      * children) is an ordinary item. With includeChildren the page lists the root intents (or the children of
      * {@code parent}) and nests all their descendants under {@code children}, recursively, in creation order.
+     * Answers are cached until the flow's intents, sentences, feedback or any locale change ({@link ResponseCache}).
      */
     @GetMapping("/v2.0/flows/{flowId}/intents")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
@@ -122,20 +126,18 @@ public class IntentQueryController {
         Scope scope = new Scope(where.toString(), binds, "intents|" + org + "|" + flowId + "|" + level, total);
         long started = System.nanoTime();
 
-        return consistency.await(exchange)
-                .then(visibleFlow(flowId, org))
-                .flatMap(projectId -> {
-                    Mono<Boolean> parentOk = parent == null ? Mono.just(true) : intents.intentExists(flowId, parent, org);
-                    return parentOk.flatMap(ok -> ok ? intents.locales(projectId, org, preferred, "preferredLocaleId")
-                            : Mono.error(ApiProblem.invalidParameter("parent", "parent " + parent
-                                    + " is not an intent of flow " + flowId + ".")));
-                })
+        return cache.answer(exchange, org, media, new String[] {"flow:" + flowId, "locales"}, () -> consistency.await(exchange)
+                .then(intents.flowLocales(flowId, org, preferred, "preferredLocaleId"))
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Flow " + flowId + " does not exist.")))
+                .flatMap(locales -> parent == null ? Mono.just(locales) : intents.intentExists(flowId, parent, org)
+                        .flatMap(ok -> ok ? Mono.just(locales) : Mono.error(ApiProblem.invalidParameter("parent",
+                                "parent " + parent + " is not an intent of flow " + flowId + "."))))
                 .flatMap(locales -> lists.page(INTENTS, scope, request, IntentRows::listItem)
                         .flatMap(page -> localize(flowId, org, page.items(), includeChildren, locales)
                                 .flatMap(shown -> feedbackReport
                                         ? withFeedback(flowId, shown, feedbackWait(exchange, started)) : Mono.empty())
                                 .thenReturn(page)))
-                .map(page -> ListResponses.page(exchange, media, page));
+                .map(page -> ListResponses.page(exchange, media, page)));
     }
 
     /** One intent, the full record; {@code preferredLocaleId} chooses its localeReference as on the list. */
@@ -199,11 +201,6 @@ public class IntentQueryController {
     }
 
     // ---- helpers
-
-    private Mono<String> visibleFlow(String flowId, String organisationId) {
-        return intents.projectOfFlow(flowId, organisationId)
-                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Flow " + flowId + " does not exist.")));
-    }
 
     /**
      * Fills in each item's localeReference and sentenceCount and, with includeChildren, nests the descendants.

@@ -47,13 +47,6 @@ public class IntentReads {
         this.db = db;
     }
 
-    /** The project of the flow if the flow exists in this organisation; empty otherwise. */
-    Mono<String> projectOfFlow(String flowId, String organisationId) {
-        return db.sql("SELECT project_id FROM intent_flow_view WHERE id = :flow AND organisation_id = :org")
-                .bind("flow", flowId).bind("org", organisationId)
-                .map(row -> row.get("project_id", String.class)).one();
-    }
-
     /** Whether the intent exists in this flow of this organisation. */
     Mono<Boolean> intentExists(String flowId, String intentId, String organisationId) {
         return db.sql("SELECT 1 FROM intent_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
@@ -83,26 +76,47 @@ public class IntentReads {
         return db.sql("SELECT id, fallback_locale_reference, is_primary FROM locale_view "
                         + "WHERE organisation_id = :org AND project_id = :project")
                 .bind("org", organisationId).bind("project", projectId)
-                .map(row -> new String[] {row.get("id", String.class), row.get("fallback_locale_reference", String.class),
-                        Boolean.TRUE.equals(row.get("is_primary", Boolean.class)) ? "primary" : ""})
+                .map(IntentReads::localeRow)
                 .all()
                 .collectList()
-                .flatMap(rows -> {
-                    Map<String, String> fallbackOf = new HashMap<>();
-                    String primary = null;
-                    for (String[] row : rows) {
-                        fallbackOf.put(row[0], row[1]);
-                        if (!row[2].isEmpty()) {
-                            primary = row[0];
-                        }
-                    }
-                    if (preferred != null && !fallbackOf.containsKey(preferred)) {
-                        return Mono.error(ApiProblem.invalidParameter(parameter, parameter + " " + preferred
-                                + " is not a locale of this flow's project; use one of the project's locales."));
-                    }
-                    return Mono.just(new Locales(IntentLocales.chain(preferred != null ? preferred : primary, fallbackOf),
-                            primary));
-                });
+                .flatMap(rows -> chainOf(rows, preferred, parameter));
+    }
+
+    /**
+     * The flow's project locales as {@link #locales} gives them, in one query with the flow's visibility: empty
+     * when the flow does not exist in this organisation.
+     */
+    Mono<Locales> flowLocales(String flowId, String organisationId, String preferred, String parameter) {
+        return db.sql("SELECT l.id, l.fallback_locale_reference, l.is_primary FROM intent_flow_view f "
+                        + "LEFT JOIN locale_view l ON l.organisation_id = f.organisation_id AND l.project_id = f.project_id "
+                        + "WHERE f.id = :flow AND f.organisation_id = :org")
+                .bind("flow", flowId).bind("org", organisationId)
+                .map(IntentReads::localeRow)
+                .all()
+                .collectList()
+                .filter(rows -> !rows.isEmpty())
+                .flatMap(rows -> chainOf(rows.stream().filter(row -> row[0] != null).toList(), preferred, parameter));
+    }
+
+    private static String[] localeRow(Readable row) {
+        return new String[] {row.get("id", String.class), row.get("fallback_locale_reference", String.class),
+                Boolean.TRUE.equals(row.get("is_primary", Boolean.class)) ? "primary" : ""};
+    }
+
+    private static Mono<Locales> chainOf(List<String[]> rows, String preferred, String parameter) {
+        Map<String, String> fallbackOf = new HashMap<>();
+        String primary = null;
+        for (String[] row : rows) {
+            fallbackOf.put(row[0], row[1]);
+            if (!row[2].isEmpty()) {
+                primary = row[0];
+            }
+        }
+        if (preferred != null && !fallbackOf.containsKey(preferred)) {
+            return Mono.error(ApiProblem.invalidParameter(parameter, parameter + " " + preferred
+                    + " is not a locale of this flow's project; use one of the project's locales."));
+        }
+        return Mono.just(new Locales(IntentLocales.chain(preferred != null ? preferred : primary, fallbackOf), primary));
     }
 
     /** Sentences per intent and locale, for these intents and locales only (primary-key lookups). */

@@ -14,18 +14,35 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Listens for PostgreSQL's NOTIFY on new events (a statement trigger on domain_event_entry raises it) and
- * wakes whoever registered. NOTIFY is delivered only after the appending transaction commits, so a reader
+ * Listens for PostgreSQL's NOTIFY: on new events (a statement trigger on domain_event_entry raises it), which
+ * wakes whoever registered, and on changes that invalidate caches ({@link #IDENTITY_CHANGES},
+ * {@link #READ_MODEL_CHANGES}). NOTIFY is delivered only after the writing transaction commits, so a reader
  * woken by it always finds the new rows.
  */
 public final class EventNotifications implements SmartLifecycle {
 
     static final String CHANNEL = "domain_events";
+    /** Raised by triggers on the identity tables (payload: the changed key's hash, or empty for users). */
+    public static final String IDENTITY_CHANGES = "identity_changes";
+    /** Raised by triggers on read models (payload: {@code flow:<id>}, {@code locales}, ...). */
+    public static final String READ_MODEL_CHANGES = "read_model_changes";
     private static final Logger log = LoggerFactory.getLogger(EventNotifications.class);
+
+    /**
+     * Told of every change notification, and of each start and loss of listening: while not listening,
+     * changes go unnoticed, so a cache must not serve (and must forget what it held once listening again).
+     */
+    public interface ChangeListener {
+        void changed(String channel, String payload);
+
+        void listening(boolean listening);
+    }
 
     private final DatabaseSettings settings;
     private final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
+    private final Set<ChangeListener> changeListeners = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
+    private volatile boolean listening;
     private Thread thread;
 
     public EventNotifications(DatabaseSettings settings) {
@@ -40,6 +57,15 @@ public final class EventNotifications implements SmartLifecycle {
         listeners.remove(listener);
     }
 
+    public void subscribe(ChangeListener listener) {
+        changeListeners.add(listener);
+    }
+
+    /** Whether change notifications are being received right now. */
+    public boolean listening() {
+        return listening;
+    }
+
     @Override
     public void start() {
         running = true;
@@ -51,6 +77,7 @@ public final class EventNotifications implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
+        listeningChanged(false);
         if (thread != null) {
             thread.interrupt();
         }
@@ -71,25 +98,58 @@ public final class EventNotifications implements SmartLifecycle {
             }
             try (Connection connection = DriverManager.getConnection(settings.jdbcUrl(), properties)) {
                 try (Statement statement = connection.createStatement()) {
-                    statement.execute("LISTEN " + CHANNEL);
+                    statement.execute("LISTEN " + CHANNEL + "; LISTEN " + IDENTITY_CHANGES + "; LISTEN " + READ_MODEL_CHANGES);
                 }
                 backoff = 100;
+                listeningChanged(true);
                 // Anything appended while we were not listening: wake everyone once.
                 wakeAll();
                 PGConnection pg = connection.unwrap(PGConnection.class);
                 while (running) {
                     PGNotification[] notifications = pg.getNotifications(1000);
                     if (notifications != null && notifications.length > 0) {
-                        wakeAll();
+                        dispatch(notifications);
                     }
                 }
             } catch (SQLException e) {
+                listeningChanged(false);
                 if (running) {
                     log.warn("Listening for new events failed ({}); processors fall back to polling. Retrying.",
                             e.getMessage());
                     sleep(backoff);
                     backoff = Math.min(backoff * 2, 5000);
                 }
+            }
+        }
+    }
+
+    private void dispatch(PGNotification[] notifications) {
+        boolean events = false;
+        for (PGNotification notification : notifications) {
+            if (notification.getName().equals(CHANNEL)) {
+                events = true;
+                continue;
+            }
+            for (ChangeListener listener : changeListeners) {
+                try {
+                    listener.changed(notification.getName(), notification.getParameter());
+                } catch (RuntimeException e) {
+                    log.warn("A change listener failed", e);
+                }
+            }
+        }
+        if (events) {
+            wakeAll();
+        }
+    }
+
+    private void listeningChanged(boolean now) {
+        listening = now;
+        for (ChangeListener listener : changeListeners) {
+            try {
+                listener.listening(now);
+            } catch (RuntimeException e) {
+                log.warn("A change listener failed", e);
             }
         }
     }

@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
@@ -38,6 +39,14 @@ public class KeysetLists {
     /** A stored cursor: the list it belongs to, its order and filter, the direction and boundary values. */
     private record Cursor(String listKey, List<SortKey> sort, String filter, boolean forward, List<Object> values) {
     }
+
+    /**
+     * Cursors this process stored (or refreshed) lately, by id, with when. Handing out one of them again needs
+     * no write: its row is younger than {@link #REFRESH_AFTER_NANOS} plus the refresh margin, far from expiry.
+     */
+    private final ConcurrentHashMap<String, Long> stored = new ConcurrentHashMap<>();
+    static final long REFRESH_AFTER_NANOS = 3_600_000_000_000L;
+    static final int MAX_REMEMBERED = 100_000;
 
     private final DatabaseClient db;
 
@@ -229,7 +238,16 @@ public class KeysetLists {
 
     // ---- cursor storage: content-addressed, so the same boundary always yields the same cursor.
 
-    private Mono<Void> storeCursors(List<Cursor> cursors) {
+    /**
+     * Stores new cursors, and re-dates those handed out again (at most hourly), so a cursor in a fresh answer
+     * always has about the full time to live, however long ago it was first made.
+     */
+    private Mono<Void> storeCursors(List<Cursor> all) {
+        long now = System.nanoTime();
+        List<Cursor> cursors = all.stream().filter(cursor -> {
+            Long at = stored.get(idOf(cursor));
+            return at == null || now - at > REFRESH_AFTER_NANOS;
+        }).toList();
         if (cursors.isEmpty()) {
             return Mono.empty();
         }
@@ -238,13 +256,18 @@ public class KeysetLists {
             sql.append(i == 0 ? "" : ", ").append("(:id").append(i).append(", :key").append(i).append(", :payload")
                     .append(i).append(')');
         }
-        sql.append(" ON CONFLICT (id) DO NOTHING");
+        sql.append(" ON CONFLICT (id) DO UPDATE SET created_at = now() WHERE list_cursor.created_at < now() - interval '1 hour'");
         DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString());
         for (int i = 0; i < cursors.size(); i++) {
             Cursor cursor = cursors.get(i);
             spec = spec.bind("id" + i, idOf(cursor)).bind("key" + i, cursor.listKey()).bind("payload" + i, payload(cursor));
         }
-        return spec.then();
+        return spec.then().doOnSuccess(done -> {
+            if (stored.size() >= MAX_REMEMBERED) {
+                stored.clear();
+            }
+            cursors.forEach(cursor -> stored.put(idOf(cursor), now));
+        });
     }
 
     private Mono<Cursor> loadCursor(String id) {

@@ -1,0 +1,99 @@
+package ai.convo.query.web;
+
+import ai.convo.http.media.ApiMedia;
+import ai.convo.http.media.ApiResponses;
+import ai.convo.persistence.CacheValidity;
+import ai.convo.persistence.EventNotifications;
+import java.util.Map;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Rendered answers of hot lists, kept until a read model they were read from changes. Scripts poll the same
+ * pages over and over; each page costs several queries, a hit costs none. The tables an answer comes from raise
+ * a notification per changed tag (e.g. {@code flow:<id>}) when they commit (V15), which makes every answer
+ * with that tag stale (see {@link CacheValidity} for why a change during the read is never missed). Keys hold
+ * the organisation, so a cached answer is only ever served within the organisation that read it.
+ */
+@Component
+public class ResponseCache {
+
+    private record Entry(ResponseEntity<byte[]> response, CacheValidity.Stamp stamp, long at) {
+    }
+
+    private final CacheValidity validity;
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final boolean enabled;
+    private final int maxEntries;
+    private final long maxAgeNanos;
+
+    public ResponseCache(EventNotifications notifications,
+                         @Value("${app.lists.cache.enabled:true}") boolean enabled,
+                         @Value("${app.lists.cache.max-entries:2000}") int maxEntries,
+                         @Value("${app.lists.cache.max-age-seconds:60}") long maxAgeSeconds) {
+        this.validity = new CacheValidity(EventNotifications.READ_MODEL_CHANGES, notifications);
+        this.enabled = enabled;
+        this.maxEntries = maxEntries;
+        this.maxAgeNanos = maxAgeSeconds * 1_000_000_000L;
+    }
+
+    /**
+     * The cached answer to this request if still current, else {@code read}'s answer (cached when it is a 200).
+     * A read-your-writes request (X-Event-Position) always reads, since it waited for newer data.
+     */
+    public Mono<ResponseEntity<byte[]>> answer(ServerWebExchange exchange, String organisationId, ApiMedia media,
+                                               String[] tags, Supplier<Mono<ResponseEntity<byte[]>>> read) {
+        if (!enabled || exchange.getRequest().getHeaders().containsHeader(ApiResponses.EVENT_POSITION)) {
+            return read.get();
+        }
+        String key = key(exchange, organisationId, media);
+        Entry entry = entries.get(key);
+        if (entry != null && System.nanoTime() - entry.at() < maxAgeNanos && validity.valid(entry.stamp())) {
+            return Mono.just(entry.response());
+        }
+        CacheValidity.Stamp stamp = validity.stamp(tags);
+        return read.get().doOnNext(response -> {
+            if (stamp != null && response.getStatusCode().value() == 200) {
+                if (entries.size() >= maxEntries) {
+                    entries.clear();
+                }
+                entries.put(key, new Entry(response, stamp, System.nanoTime()));
+            }
+        });
+    }
+
+    /**
+     * Organisation, media type, path and the query parameters without api_key, in their order (the HAL links
+     * repeat them in that order). Each part is length-prefixed, so no two requests share a key.
+     */
+    static String key(ServerWebExchange exchange, String organisationId, ApiMedia media) {
+        StringBuilder key = new StringBuilder(organisationId).append('|').append(media.name());
+        part(key, exchange.getRequest().getPath().value());
+        MultiValueMap<String, String> query = exchange.getRequest().getQueryParams();
+        for (Map.Entry<String, List<String>> parameter : query.entrySet()) {
+            if (parameter.getKey().equals("api_key")) {
+                continue;
+            }
+            for (String value : parameter.getValue()) {
+                part(key, parameter.getKey());
+                if (value == null) {
+                    key.append("|-");
+                } else {
+                    part(key, value);
+                }
+            }
+        }
+        return key.toString();
+    }
+
+    private static StringBuilder part(StringBuilder key, String value) {
+        return key.append('|').append(value.length()).append(':').append(value);
+    }
+}

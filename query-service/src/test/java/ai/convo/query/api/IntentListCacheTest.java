@@ -1,0 +1,146 @@
+package ai.convo.query.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.convo.contract.common.Ids;
+import ai.convo.contract.locale.LocaleDeletedEvent;
+import ai.convo.http.security.Secrets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The intent list answers repeated requests from a cache (query/web/ResponseCache). These requests carry no
+ * X-Event-Position, as a polling script's would: a change must reach them within the projection's lag, never be
+ * hidden behind a cached answer; and a cached answer never crosses organisations or outlives its API key.
+ */
+class IntentListCacheTest extends IntentQuerySupport {
+
+    /** Far below the cache's own 60 s bound: staying stale this long means the change was not noticed. */
+    private static final Duration NOTICED_WITHIN = Duration.ofSeconds(5);
+
+    private Caller caller;
+    private Project project;
+    private String flow;
+    private String uri;
+
+    @BeforeEach
+    void seed() {
+        // given: a flow with two intents, and the list read (and cached) after the projection has them
+        caller = newOrganisation();
+        project = project(caller, "Cached", 1000);
+        flow = newFlow(caller, project.id(), 1000);
+        intent(caller, project.id(), flow, Ids.newId(), "alpha", null, 1000);
+        long position = intent(caller, project.id(), flow, Ids.newId(), "bravo", null, 1001);
+        uri = "/v2.0/flows/" + flow + "/intents?limit=25";
+        get(uri, caller, position);
+        assertThat(read(uri, caller, 200)).containsEntry("total", 2);
+        assertThat(read(uri, caller, 200)).containsEntry("total", 2);
+    }
+
+    @Test
+    void aNewIntentReachesTheCachedList() {
+        // when
+        intent(caller, project.id(), flow, Ids.newId(), "charlie", null, 1002);
+
+        // then
+        Map<String, Object> page = until(uri, caller, 200, body -> Integer.valueOf(3).equals(body.get("total")));
+        assertThat(names(page)).containsExactly("alpha", "bravo", "charlie");
+    }
+
+    @Test
+    void aNewSentenceChangesTheCachedCounts() {
+        // given
+        String intentId = ids(read(uri, caller, 200)).get(0);
+
+        // when
+        sentence(caller, project.id(), flow, intentId, Ids.newId(), project.primaryLocaleId(), "hello there", 1003);
+
+        // then
+        until(uri, caller, 200, body -> Integer.valueOf(1).equals(items(body).get(0).get("sentenceCount")));
+    }
+
+    @Test
+    void aDeletedLocaleEndsTheCachedAnswersThatPreferIt() {
+        // given: answers preferring a second locale are cached
+        String second = Ids.newId();
+        long position = locale(caller, project.id(), second, "German", "de-DE", null);
+        String preferring = uri + "&preferredLocaleId=" + second;
+        get(preferring, caller, position);
+        read(preferring, caller, 200);
+
+        // when
+        append(project.id(), new LocaleDeletedEvent(project.id(), caller.organisationId(), second, caller.userId(), 2000));
+
+        // then: the same request is now the 400 for a locale the project does not have
+        Map<String, Object> problem = until(preferring, caller, 400, body -> true);
+        assertThat(problem.get("detail").toString()).contains("preferredLocaleId");
+    }
+
+    @Test
+    void anotherOrganisationNeverGetsTheCachedAnswer() {
+        // when
+        Caller stranger = newOrganisation();
+
+        // then
+        assertThat(read(uri, stranger, 404)).containsEntry("status", 404);
+        assertThat(read(uri + "&api_key=" + stranger.apiKey(), null, 404)).containsEntry("status", 404);
+    }
+
+    @Test
+    void aRevokedKeyIsRefusedAlthoughItWasJustAccepted() {
+        // when: the command service revokes the key (its identity lookup writes exactly this)
+        jdbc.update("UPDATE identity_api_key SET revoked_at = 1 WHERE key_hash = ?", Secrets.hashApiKey(caller.apiKey()));
+
+        // then
+        until(uri, caller, 401, body -> true);
+    }
+
+    @Test
+    void requestsThatDifferOnlyInTheirQueryAreDifferentAnswers() {
+        // then: an escaped separator in a value is not the same request as two parameters
+        assertThat(read(uri + "&filter=al", caller, 200)).containsEntry("total", 1);
+        assertThat(read(uri + "&filter=al%7C5:sort", caller, 200)).containsEntry("total", 0);
+        assertThat(read(uri + "&sort=name:desc", caller, 200)).extracting(IntentListCacheTest::names)
+                .isEqualTo(java.util.List.of("bravo", "alpha"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> read(String uri, Caller caller, int status) {
+        var request = http.get().uri(uri);
+        if (caller != null) {
+            request = request.header("X-API-Key", caller.apiKey());
+        }
+        return request.exchange().expectStatus().isEqualTo(status).expectBody(Map.class).returnResult().getResponseBody();
+    }
+
+    /** Reads without X-Event-Position until the answer has this status and passes the check, or fails. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> until(String uri, Caller caller, int status, Predicate<Map<String, Object>> check) {
+        long deadline = System.nanoTime() + NOTICED_WITHIN.toNanos();
+        while (true) {
+            var result = http.get().uri(uri).header("X-API-Key", caller.apiKey()).exchange()
+                    .expectBody(Map.class).returnResult();
+            Map<String, Object> body = result.getResponseBody();
+            if (result.getStatus().value() == status && body != null && check.test(body)) {
+                return body;
+            }
+            assertThat(System.nanoTime()).as("%s still answers %s %s", uri, result.getStatus(), body).isLessThan(deadline);
+            sleep();
+        }
+    }
+
+    private static java.util.List<Object> names(Map<String, Object> page) {
+        return items(page).stream().map(item -> item.get("name")).toList();
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
