@@ -226,6 +226,13 @@ try {
     return notes(retried(attempts), missingTyped(value, ["localeReference", "isTrainingOutOfDate"]));
   });
 
+  await step("readFlow with preferredLocaleId and includeFeedbackReport (typed parameters)", async () => {
+    const f = await client.readFlow({ flowId: flow._id, preferredLocaleId: germanLocaleId, includeFeedbackReport: true },
+      readOpts());
+    checkFields(f, FLOW, "readFlow(params)");
+    return notes(urlOf(), missingTyped(f, ["feedbackReport"]));
+  });
+
   await step("updateFlow", async () => {
     const f = await client.updateFlow({ flowId: flow._id, name: `Main flow v2 ${stamp}`, description: "Renamed" });
     expectStatus(200);
@@ -233,6 +240,14 @@ try {
     const { attempts } = await eventually(() => client.readFlow({ flowId: flow._id }, readOpts()),
       (r) => r?.description === "Renamed", "updated flow");
     return retried(attempts);
+  });
+
+  await step("indexFlows with filter, sort, includeFeedbackReport, preferredLocaleId (typed parameters)", async () => {
+    const page = await client.indexFlows({ projectId: project._id, filter: "main", sort: { name: "desc" },
+      includeFeedbackReport: true, preferredLocaleId: germanLocaleId }, readOpts());
+    checkEnvelope(page, "indexFlows(params)");
+    check(page.items.some((f) => f._id === flow._id), `flow not listed: ${short(page)}`);
+    return urlOf();
   });
 
   await step("indexFlows", async () => {
@@ -280,6 +295,14 @@ try {
     checkFields(value, INTENT, "readIntent");
     check(value.referenceId === intent.referenceId && value.localeReference === primaryLocaleId, `unexpected ${short(value)}`);
     return retried(attempts);
+  });
+
+  await step("readIntent with preferredLocaleId", async () => {
+    const i = await client.readIntent({ flowId: flow._id, intentId: intent._id, preferredLocaleId: germanLocaleId },
+      readOpts());
+    checkFields(i, INTENT, "readIntent(preferredLocaleId)");
+    // No de-DE sentence yet: the intent is answered in the locale that has its sentences (here the primary).
+    return `localeReference ${i.localeReference === primaryLocaleId ? "primary" : i.localeReference}`;
   });
 
   await step("updateIntent (with the localeId the client's type requires)", async () => {
