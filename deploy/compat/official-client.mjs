@@ -1,224 +1,16 @@
 // Compatibility check: drives this server through the UNMODIFIED official
-// JavaScript client (@cognigy/rest-api-client) and reports one line per step:
-//   PASS <step>[ (note)]
-//   FAIL <step>: <reason incl. HTTP status and body of the last exchange>
+// JavaScript client (@cognigy/rest-api-client): projects and locales. One line per step
+// (see harness.mjs for the output format and the environment variables).
 // Exits 1 if any step failed, 2 on a usage error.
 //
-// Env:
-//   BASE_URL        default http://localhost:8080 (the client appends /new/v2.0/...)
-//   API_KEY         required (sent by the client as header x-api-key)
+// Extra env:
 //   BASIC_USER / BASIC_PASSWORD   optional: also check HTTP Basic auth through the client
-//   READ_TIMEOUT_MS default 5000: how long eventually-consistent reads are retried
-//   VERBOSE=1       print every HTTP exchange the client made
-//   USE_EVENT_POSITION=1  pass the last write's X-Event-Position to reads through the client's
-//                   documented per-call option `{ headers }` (the client never returns response
-//                   headers, so the value is taken from the observing interceptor below)
-//
-// The client is not patched. To report HTTP status/body on failure, the script
-// attaches *observing* interceptors to the axios instance the client itself
-// requires (they record and return the request/response unchanged).
 
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
-const clientEntry = require.resolve("@cognigy/rest-api-client");
-const { RestAPIClient } = require(clientEntry);
-const clientVersion = require("@cognigy/rest-api-client/package.json").version;
-// The very axios module instance the client uses (CommonJS build).
-const axios = require(require.resolve("axios", { paths: [clientEntry] }));
-
-const BASE_URL = (process.env.BASE_URL || "http://localhost:8080").replace(/\/+$/, "");
-const API_KEY = process.env.API_KEY;
-const READ_TIMEOUT_MS = Number(process.env.READ_TIMEOUT_MS || 5000);
-const VERBOSE = process.env.VERBOSE === "1";
-const USE_EVENT_POSITION = process.env.USE_EVENT_POSITION === "1";
-
-if (!API_KEY) {
-  console.error("API_KEY is required (e.g. API_KEY=... node official-client.mjs)");
-  process.exit(2);
-}
-
-// ---------------------------------------------------------------- wire log
-let wire = [];
-let lastWritePosition; // X-Event-Position of the latest write response
-const redact = (headers) => {
-  const out = {};
-  for (const [k, v] of Object.entries(headers || {})) {
-    if (typeof v === "function" || v === undefined) continue;
-    out[k] = /^(x-api-key|authorization)$/i.test(k) ? "<redacted>" : v;
-  }
-  return out;
-};
-const plainHeaders = (h) => (h && typeof h.toJSON === "function" ? h.toJSON() : h || {});
-const record = (response, error) => {
-  const cfg = (response || error)?.config || {};
-  const entry = {
-    method: (cfg.method || "?").toUpperCase(),
-    url: cfg.url,
-    requestHeaders: redact(plainHeaders(cfg.headers)),
-    requestBody: cfg.data,
-    status: response?.status,
-    responseHeaders: plainHeaders(response?.headers),
-    responseBody: response?.data,
-    networkError: response ? undefined : error?.code || error?.message,
-  };
-  wire.push(entry);
-  const pos = entry.responseHeaders?.["x-event-position"];
-  if (pos !== undefined && entry.method !== "GET") lastWritePosition = String(pos);
-  if (VERBOSE) console.log("  " + describe(entry, true));
-};
-axios.interceptors.response.use(
-  (response) => {
-    record(response);
-    return response;
-  },
-  (error) => {
-    record(error.response, error);
-    return Promise.reject(error);
-  }
-);
-const short = (v, n = 600) => {
-  if (v === undefined) return "<none>";
-  const s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v);
-  return s.length > n ? s.slice(0, n) + "…" : s;
-};
-function describe(e, withReqHeaders = false) {
-  const ct = e.responseHeaders?.["content-type"];
-  const parts = [
-    `${e.method} ${e.url}`,
-    e.networkError ? `network error ${e.networkError}` : `-> HTTP ${e.status}${ct ? ` (${ct})` : ""}`,
-  ];
-  if (withReqHeaders) parts.push(`reqHeaders=${short(e.requestHeaders)}`);
-  if (e.requestBody !== undefined) parts.push(`reqBody=${short(e.requestBody, 300)}`);
-  parts.push(`body=${short(e.responseBody)}`);
-  return parts.join(" ");
-}
-const lastExchange = () => (wire.length ? describe(wire[wire.length - 1]) : "no HTTP exchange recorded");
-const lastStatus = () => (wire.length ? wire[wire.length - 1].status : undefined);
-
-// ---------------------------------------------------------------- harness
-const results = [];
-class StepFailure extends Error {}
-const check = (cond, msg) => {
-  if (!cond) throw new StepFailure(msg);
-};
-const errText = (err) => {
-  if (!err) return String(err);
-  if (err instanceof StepFailure) return err.message;
-  const cls = err.constructor?.name || err.name;
-  const extra = [
-    err.httpStatusCode !== undefined ? `httpStatusCode=${err.httpStatusCode}` : null,
-    err.code !== undefined ? `code=${err.code}` : null,
-  ]
-    .filter(Boolean)
-    .join(" ");
-  return `client threw ${cls}${extra ? ` (${extra})` : ""}: ${err.message}`;
-};
-
-async function step(name, fn, { required = false } = {}) {
-  wire = [];
-  try {
-    const note = await fn();
-    results.push({ name, ok: true });
-    console.log(`PASS ${name}${note ? ` (${note})` : ""}`);
-    return true;
-  } catch (err) {
-    results.push({ name, ok: false });
-    console.log(`FAIL ${name}: ${errText(err)} | last exchange: ${lastExchange()}`);
-    if (required) throw new Error(`aborting: required step "${name}" failed`);
-    return false;
-  }
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Retry a read until `accept(result)` is true (reads are eventually consistent). */
-async function eventually(read, accept, what) {
-  const deadline = Date.now() + READ_TIMEOUT_MS;
-  let attempts = 0;
-  let lastErr;
-  let lastValue;
-  for (;;) {
-    attempts++;
-    try {
-      lastValue = await read();
-      lastErr = undefined;
-      if (accept(lastValue)) return { value: lastValue, attempts };
-    } catch (err) {
-      lastErr = err;
-    }
-    if (Date.now() > deadline) {
-      if (lastErr) throw lastErr;
-      throw new StepFailure(`${what} not visible after ${attempts} attempts/${READ_TIMEOUT_MS}ms; last value ${short(lastValue)}`);
-    }
-    await sleep(Math.min(25 * attempts, 200));
-  }
-}
-/** Per-call options for reads: none by default, like a plain client user. */
-const readOpts = () =>
-  USE_EVENT_POSITION && lastWritePosition ? { headers: { "X-Event-Position": lastWritePosition } } : undefined;
-const retried = (attempts) => (attempts > 1 ? `visible after ${attempts} reads` : null);
-/** Expect the client call to reject; returns the error. */
-async function rejects(fn) {
-  try {
-    const v = await fn();
-    throw new StepFailure(`expected the client to throw, got ${short(v)}`);
-  } catch (err) {
-    if (err instanceof StepFailure) throw err;
-    return err;
-  }
-}
-
-const isId = (v) => typeof v === "string" && /^[a-z0-9]{24}$/.test(v);
-const isNum = (v) => typeof v === "number" && Number.isFinite(v);
-function checkFields(obj, spec, label) {
-  check(obj && typeof obj === "object", `${label}: response is not an object: ${short(obj)}`);
-  const problems = [];
-  for (const [k, test] of Object.entries(spec)) {
-    if (!(k in obj)) problems.push(`missing ${k}`);
-    else if (!test(obj[k])) problems.push(`bad ${k}=${short(obj[k], 80)}`);
-  }
-  check(problems.length === 0, `${label}: ${problems.join(", ")}; got ${short(obj)}`);
-}
-const PROJECT_FIELDS = {
-  _id: isId,
-  name: (v) => typeof v === "string",
-  color: (v) => typeof v === "string",
-  primaryLocaleReference: isId,
-  createdAt: isNum,
-  lastChanged: isNum,
-  createdBy: (v) => typeof v === "string",
-  lastChangedBy: (v) => typeof v === "string",
-};
-const LOCALE_FIELDS = {
-  _id: isId,
-  referenceId: (v) => typeof v === "string" && v.length > 0,
-  name: (v) => typeof v === "string",
-  primary: (v) => typeof v === "boolean",
-  nluLanguage: (v) => typeof v === "string",
-  fallbackLocaleReference: (v) => v === null || isId(v),
-  createdAt: isNum,
-  lastChanged: isNum,
-  createdBy: (v) => typeof v === "string",
-  lastChangedBy: (v) => typeof v === "string",
-};
-function checkEnvelope(page, label) {
-  checkFields(
-    page,
-    {
-      items: Array.isArray,
-      total: isNum,
-      nextCursor: (v) => v === null || typeof v === "string",
-      previousCursor: (v) => v === null || typeof v === "string",
-    },
-    label
-  );
-}
-/** Fields the client's TypeScript type declares but the response lacks (informational). */
-function missingTyped(obj, keys) {
-  const miss = keys.filter((k) => obj && !(k in obj));
-  return miss.length ? `typed field(s) absent: ${miss.join(", ")}` : null;
-}
-const notes = (...n) => n.filter(Boolean).join("; ") || undefined;
+import {
+  RestAPIClient, clientVersion, BASE_URL, API_KEY, READ_TIMEOUT_MS, short, lastStatus, lastEntry, check, errText, step, sleep,
+  eventually, readOpts, retried, rejects, checkFields, PROJECT_FIELDS, LOCALE_FIELDS, checkEnvelope, missingTyped,
+  notes, finish, expectNotFound,
+} from "./harness.mjs";
 
 // ---------------------------------------------------------------- scenario
 const client = new RestAPIClient({ baseUrl: BASE_URL });
@@ -249,8 +41,9 @@ try {
   await step("readProject", async () => {
     const { value, attempts } = await eventually(
       () => client.readProject({ projectId: project._id }, readOpts()),
-      (p) => p && p._id === project._id,
-      "project"
+      // The project row and its primary locale come from two events: a read between them sees "" (see README).
+      (p) => p && p._id === project._id && p.primaryLocaleReference === primaryLocaleId,
+      "project with its primary locale"
     );
     checkFields(value, PROJECT_FIELDS, "readProject");
     check(value.name === projectName && value.primaryLocaleReference === primaryLocaleId, `unexpected ${short(value)}`);
@@ -260,7 +53,7 @@ try {
   await step("indexProjects", async () => {
     const { value, attempts } = await eventually(
       () => client.indexProjects(undefined, readOpts()),
-      (page) => page?.items?.some((p) => p._id === project._id),
+      (page) => page?.items?.some((p) => p._id === project._id && p.primaryLocaleReference === primaryLocaleId),
       "project in list"
     );
     checkEnvelope(value, "indexProjects");
@@ -272,7 +65,7 @@ try {
     const page = await client.indexProjects({ limit: 1 }, readOpts());
     checkEnvelope(page, "indexProjects(limit)");
     check(page.items.length <= 1, `limit ignored: ${page.items.length} items`);
-    const e = wire[wire.length - 1];
+    const e = lastEntry();
     return `${e.method} ${e.url}`;
   });
 
@@ -393,26 +186,9 @@ try {
     return `client returned ${short(res)}`;
   });
 
-  await step("readLocale of deleted locale -> client raises ResourceNotFoundError (404)", async () => {
-    const { value: err } = await eventually(
-      async () => {
-        try {
-          await client.readLocale({ localeId: primaryLocaleId }, readOpts());
-          return null; // still visible, retry
-        } catch (e) {
-          return e;
-        }
-      },
-      (e) => e !== null,
-      "locale deletion"
-    );
-    check(lastStatus() === 404, `expected HTTP 404, got ${lastStatus()} (${errText(err)})`);
-    check(
-      err.constructor?.name === "ResourceNotFoundError" && err.httpStatusCode === 404,
-      `HTTP 404 is surfaced by the client as ${errText(err)}; the client maps the body's "code" to an error class ` +
-        `(1002 -> ResourceNotFoundError, 1000 -> MissingArgumentError)`
-    );
-  });
+  await step("readLocale of deleted locale -> HTTP 404", () =>
+    expectNotFound(() => client.readLocale({ localeId: primaryLocaleId }, readOpts()), "locale deletion")
+  );
 
   await step("indexLocales (1 locale left)", async () => {
     const { value, attempts } = await eventually(
@@ -439,25 +215,9 @@ try {
     return `HTTP ${st}, client returned ${short(res)}`;
   });
 
-  await step("readProject after delete -> client raises ResourceNotFoundError (404)", async () => {
-    const { value: err } = await eventually(
-      async () => {
-        try {
-          await client.readProject({ projectId: project._id }, readOpts());
-          return null;
-        } catch (e) {
-          return e;
-        }
-      },
-      (e) => e !== null,
-      "project deletion"
-    );
-    check(lastStatus() === 404, `expected HTTP 404, got ${lastStatus()} (${errText(err)})`);
-    check(
-      err.constructor?.name === "ResourceNotFoundError" && err.httpStatusCode === 404,
-      `HTTP 404 is surfaced by the client as ${errText(err)}`
-    );
-  });
+  await step("readProject after delete -> HTTP 404", () =>
+    expectNotFound(() => client.readProject({ projectId: project._id }, readOpts()), "project deletion")
+  );
 
   await step("no credentials -> client raises UnauthorizedError (401)", async () => {
     const anon = new RestAPIClient({ baseUrl: BASE_URL });
@@ -487,6 +247,4 @@ try {
   }
 }
 
-const failed = results.filter((r) => !r.ok);
-console.log(`# ${results.length - failed.length}/${results.length} steps passed`);
-process.exit(failed.length ? 1 : 0);
+finish();

@@ -177,6 +177,13 @@ public class IntentAggregate {
     public SentenceRecord handle(UpdateSentenceCommand command, IntentDirectory directory) {
         visibleTo(command.flowId(), command.actor(), directory);
         SentenceRecord sentence = requireSentence(command.sentenceId().value());
+        // A sentence is written in one language: the PATCH may name its locale, never move it to another.
+        if (command.localeReference() != null
+                && !command.localeReference().value().equals(sentence.localeReference())) {
+            throw DomainException.invalid("localeReference", "localeReference " + command.localeReference().value()
+                    + " is not the locale of sentence " + sentence.id() + " (" + sentence.localeReference()
+                    + "); a sentence cannot move to another locale: create it in that locale instead.");
+        }
         if (command.text() == null || command.text().equals(sentence.text())) {
             return sentence;
         }

@@ -62,7 +62,8 @@ public class IntentController {
             "data", "childFeatures", "biasTowardsParentOrChildIntents");
     private static final Set<String> PATCH_FIELDS = union(CONTENT_FIELDS, "localeId");
     private static final Set<String> SENTENCE_CREATE_FIELDS = Set.of("text", "localeId", "slots");
-    private static final Set<String> SENTENCE_PATCH_FIELDS = Set.of("text", "slots");
+    // localeReference: the official client's type for the PATCH body requires it (the sentence's own locale).
+    private static final Set<String> SENTENCE_PATCH_FIELDS = Set.of("text", "slots", "localeReference");
     private static final String NO_SLOTS = "slot annotations of sentences are not supported";
 
     private final Commands commands;
@@ -191,10 +192,12 @@ public class IntentController {
         Ids.require("sentenceId", sentenceId);
         IntentBody body = IntentBody.parse(exchange, raw, false, SENTENCE_PATCH_FIELDS);
         String text = body.scalars().optionalString("text", 1, TEXT_MAX);
+        String localeReference = body.scalars().optionalId("localeReference");
         body.onlyEmptyArray("slots", NO_SLOTS);
         body.validate();
         UpdateSentenceCommand command = new UpdateSentenceCommand(IntentId.of(intentId), FlowId.of(flowId),
-                SentenceId.of(sentenceId), caller.actor(), text, Clock.nowSeconds());
+                SentenceId.of(sentenceId), caller.actor(), text,
+                localeReference == null ? null : LocaleId.of(localeReference), Clock.nowSeconds());
         return commands.<SentenceRecord>send(command, intentId)
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("sentence", sent.result().toWire()), null, sent.position()));

@@ -125,6 +125,42 @@ class SentenceApiTest extends IntentApiSupport {
     }
 
     @Test
+    void givenTheBodyTheOfficialClientSends_whenPatchingWithTheSentencesOwnLocaleReference_then200() {
+        // given: updateSentence's type requires text, slots and localeReference in the body
+        Flow flow = newFlow();
+        String intent = intentNamed(flow, "Order pizza");
+        String german = (String) createLocale(flow.projectId(), "German", "de-DE", null).get("_id");
+        Map<String, Object> sentence = addSentence(flow, intent, german, "Pizza");
+        String url = sentencesOf(flow, intent) + "/" + sentence.get("_id");
+        // when
+        Map<String, Object> updated = json(send(HttpMethod.PATCH, url, ADMIN_KEY,
+                Map.of("text", "Eine Pizza", "slots", java.util.List.of(), "localeReference", german)), 200);
+        // then
+        assertThat(updated).containsEntry("text", "Eine Pizza").containsEntry("localeReference", german);
+    }
+
+    @Test
+    void givenASentence_whenThePatchNamesAnotherOrAMalformedLocaleReference_then400AndNothingChanges() {
+        // given
+        Flow flow = newFlow();
+        String intent = intentNamed(flow, "Order pizza");
+        String german = (String) createLocale(flow.projectId(), "German", "de-DE", null).get("_id");
+        Map<String, Object> sentence = addSentence(flow, intent, german, "Pizza");
+        String url = sentencesOf(flow, intent) + "/" + sentence.get("_id");
+        // when
+        Map<String, Object> moved = json(send(HttpMethod.PATCH, url, ADMIN_KEY,
+                Map.of("text", "A pizza", "localeReference", flow.primaryLocaleId())), 400);
+        Map<String, Object> malformed = json(send(HttpMethod.PATCH, url, ADMIN_KEY,
+                Map.of("text", "A pizza", "localeReference", "en-US")), 400);
+        // then
+        assertThat((String) details(moved).get("localeReference"))
+                .contains(flow.primaryLocaleId(), german, "cannot move to another locale");
+        assertThat(details(malformed)).containsOnlyKeys("localeReference");
+        assertThat(json(send(HttpMethod.PATCH, url, ADMIN_KEY, Map.of()), 200))
+                .containsEntry("text", "Pizza").containsEntry("localeReference", german);
+    }
+
+    @Test
     void givenASentence_whenDeleted_then204AndThenItIsGone() {
         // given
         Flow flow = newFlow();

@@ -747,6 +747,33 @@ class IntentAggregateTest {
         }
 
         @Test
+        void givenASentence_whenThePatchNamesItsOwnLocale_thenUpdatedAsWithoutIt() {
+            // given
+            fixture.given(created(), sentenceCreated(S1, DE, "Pizza"))
+                    // when: the official client's PATCH body carries the sentence's localeReference
+                    .when(new UpdateSentenceCommand(IntentId.of(INTENT), FlowId.of(FLOW), SentenceId.of(S1),
+                            SAME_ORG_EDITOR, "Eine Pizza", LocaleId.of(DE), T1))
+                    // then
+                    .expectEvents(new SentenceUpdatedEvent(S1, INTENT, FLOW, PROJECT, ORG, DE, List.of("text"),
+                            "Eine Pizza", EDITOR, T1));
+        }
+
+        @Test
+        void givenASentence_whenThePatchNamesAnotherLocale_thenInvalidAndNothingChanges() {
+            // given
+            fixture.given(created(), sentenceCreated(S1, DE, "Pizza"))
+                    // when
+                    .when(new UpdateSentenceCommand(IntentId.of(INTENT), FlowId.of(FLOW), SentenceId.of(S1),
+                            SAME_ORG_EDITOR, "A pizza", LocaleId.of(EN), T1))
+                    // then
+                    .expectException(domainError(DomainException.Kind.INVALID, "cannot move to another locale",
+                            Map.of("localeReference", "localeReference " + EN + " is not the locale of sentence " + S1
+                                    + " (" + DE + "); a sentence cannot move to another locale: create it in that "
+                                    + "locale instead.")))
+                    .expectNoEvents();
+        }
+
+        @Test
         void givenNoSuchSentence_whenUpdatingIt_thenNotFound() {
             // given
             fixture.given(created())

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -164,7 +165,10 @@ public class IntentQueryController {
                 .map(body -> ApiResponses.ok(exchange, media, new Representation.Single("intent", body)));
     }
 
-    /** The example sentences of an intent, optionally only those of one locale ({@code localeId}). */
+    /**
+     * The example sentences of an intent, optionally only those of one locale: {@code localeId}, or
+     * {@code preferredLocaleId}, the name the official client's indexSentences gives that parameter.
+     */
     @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences")
     public Mono<ResponseEntity<byte[]>> sentences(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                   @PathVariable String flowId, @PathVariable String intentId) {
@@ -172,7 +176,8 @@ public class IntentQueryController {
         QueryParams.pathId("flowId", flowId);
         QueryParams.pathId("intentId", intentId);
         ListRequest request = ListRequest.parse(exchange, SENTENCES.sortableFields());
-        String localeId = QueryParams.optionalId(exchange, "localeId");
+        String localeId = sentenceLocale(exchange);
+        refuseSentenceFeedback(exchange);
         String org = caller.organisationId();
         Map<String, Object> binds = new HashMap<>(Map.of("org", org, "intent", intentId));
         String where = "organisation_id = :org AND intent_id = :intent";
@@ -281,6 +286,30 @@ public class IntentQueryController {
             if (siblings != null) {
                 siblings.add(descendant);
             }
+        }
+    }
+
+    /** The locale a sentence list is limited to: localeId and preferredLocaleId name it alike; both must agree. */
+    private static String sentenceLocale(ServerWebExchange exchange) {
+        String localeId = QueryParams.optionalId(exchange, "localeId");
+        String preferred = QueryParams.optionalId(exchange, "preferredLocaleId");
+        if (localeId != null && preferred != null && !localeId.equals(preferred)) {
+            throw ApiProblem.invalidParameter("preferredLocaleId", "localeId " + localeId + " and preferredLocaleId "
+                    + preferred + " name different locales; give one of them.");
+        }
+        return localeId != null ? localeId : preferred;
+    }
+
+    /**
+     * The official client may ask for sentence feedback reports; this server keeps feedback per intent only
+     * (the intent list's includeFeedbackReport), so asking is a 501 rather than a list silently without them.
+     */
+    private static void refuseSentenceFeedback(ServerWebExchange exchange) {
+        if (booleanParameter(exchange, "includeFeedbackReport")) {
+            throw new ApiProblem(HttpStatus.NOT_IMPLEMENTED, "Feedback reports of single example sentences are not "
+                    + "available on this server; list the sentences without includeFeedbackReport, and read intent "
+                    + "feedback from the intent list with includeFeedbackReport=true.",
+                    Map.of("includeFeedbackReport", "sentence feedback reports are not available"));
         }
     }
 

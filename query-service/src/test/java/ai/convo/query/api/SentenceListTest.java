@@ -158,6 +158,31 @@ class SentenceListTest extends IntentQuerySupport {
     }
 
     @Test
+    void givenTwoLocales_whenTheOfficialClientSendsPreferredLocaleId_thenOnlyThatLocalesSentences() {
+        // given: the client's indexSentences names the locale preferredLocaleId
+        List<Sentence> german = seeded.stream().filter(s -> s.locale().equals(de)).toList();
+        // when
+        Map<String, Object> page = list("preferredLocaleId=" + de);
+        // then
+        assertThat(page.get("total")).isEqualTo(german.size());
+        assertThat(ids(page)).isEqualTo(expected(german, s -> s.createdAt(), true));
+        assertThat(list("preferredLocaleId=" + de + "&localeId=" + de).get("total")).isEqualTo(german.size());
+        Map<String, Object> both = problem(base + "?preferredLocaleId=" + de + "&localeId=" + project.primaryLocaleId(),
+                caller, position, 400);
+        assertThat((String) ((Map<String, Object>) both.get("details")).get("preferredLocaleId"))
+                .contains("name different locales");
+    }
+
+    @Test
+    void givenTheClientsIncludeFeedbackReport_whenListingSentences_thenFalseIsAPlainListAndTrueA501() {
+        // when / then
+        assertThat(list("includeFeedbackReport=false").get("total")).isEqualTo(11);
+        Map<String, Object> problem = problem(base + "?includeFeedbackReport=true", caller, position, 501);
+        assertThat(problem).containsEntry("code", "1009");
+        assertThat((Map<String, Object>) problem.get("details")).containsKey("includeFeedbackReport");
+    }
+
+    @Test
     void givenASentenceList_whenAskedForEachMediaType_thenJsonHalXmlCsvOr406() {
         String uri = base + "?limit=2";
         http.get().uri(uri).header("X-API-Key", caller.apiKey()).header("X-Event-Position", Long.toString(position))
@@ -183,7 +208,8 @@ class SentenceListTest extends IntentQuerySupport {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"limit=0|limit", "limit=101|limit", "skip=-1|skip", "sort=name:asc|sort",
             "sort=text:sideways|sort", "next=short|next", "next=aaaaaaaaaaaaaaaaaaaaaaaa|cursor", "localeId=short|localeId",
-            "localeId=AAAAAAAAAAAAAAAAAAAAAAAA|localeId"})
+            "localeId=AAAAAAAAAAAAAAAAAAAAAAAA|localeId", "preferredLocaleId=short|preferredLocaleId",
+            "includeFeedbackReport=yes|includeFeedbackReport"})
     void givenAMalformedParameter_whenListingSentences_then400NamingIt(String query, String parameter) {
         // when / then
         assertThat((Map<String, Object>) problem(base + "?" + query, caller, position, 400).get("details")).containsKey(parameter);

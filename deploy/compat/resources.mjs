@@ -1,0 +1,504 @@
+// Compatibility check of the resources inside a project: drives this server through the UNMODIFIED official
+// JavaScript client (@cognigy/rest-api-client) for snippets (tokens), functions, flows, states, intents and
+// example sentences. One line per client call (see harness.mjs for the output format and the environment
+// variables). Exits 1 if any step failed, 2 on a usage error.
+//
+// Every step calls one client method with the arguments its TypeScript types declare, checks the HTTP status
+// and the fields of the answer, and, for writes, reads the change back through the client (reads are
+// eventually consistent; the harness retries them).
+
+import { createRequire } from "node:module";
+import {
+  RestAPIClient, clientVersion, clientEntry, BASE_URL, API_KEY, short, lastStatus, lastEntry, lastWire, check,
+  errText, step, eventually, readOpts, retried, rejects, isId, isNum, checkFields, checkEnvelope, missingTyped,
+  notes, finish, expectNotFound,
+} from "./harness.mjs";
+
+const require = createRequire(import.meta.url);
+// The client's own request function; used only for the two snippet routes that client 0.19.0 has no method for.
+const { GenericAPIFn } = require(require.resolve("./GenericAPIFn", { paths: [clientEntry.replace(/[^/]+$/, "")] }));
+
+const client = new RestAPIClient({ baseUrl: BASE_URL });
+client.setCredentials({ type: "ApiKey", apiKey: API_KEY });
+
+// ---------------------------------------------------------------- expected shapes
+const str = (v) => typeof v === "string";
+const bool = (v) => typeof v === "boolean";
+const uuid = (v) => str(v) && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(v);
+const META = { _id: isId, createdAt: isNum, lastChanged: isNum, createdBy: isId, lastChangedBy: isId };
+const SNIPPET = { ...META, label: str, type: str, script: str, referenceId: uuid };
+const FUNCTION = { ...META, name: str, code: str, referenceId: uuid, isDisabled: bool };
+const FUNCTION_ITEM = { ...META, name: str, referenceId: uuid, isDisabled: bool };
+const FLOW = { ...META, name: str, description: str, referenceId: uuid };
+const STATE = { ...META, name: str, referenceId: uuid, isDefault: bool, type: str, intentIds: Array.isArray };
+const INTENT_ITEM = {
+  _id: isId, referenceId: uuid, name: str, tags: Array.isArray, isRejectIntent: bool, isDisabled: bool,
+  localeReference: isId, parentIntentId: (v) => v === null || v === undefined || isId(v),
+};
+const INTENT = {
+  ...META, ...INTENT_ITEM, condition: str, confirmationSentences: Array.isArray, disambiguationSentence: str,
+  rules: Array.isArray,
+};
+const SENTENCE = { ...META, text: str, localeReference: isId };
+const FEEDBACK = (v) => v && Array.isArray(v.findings) && v.info && isNum(v.info.fScore);
+
+/** The latest exchange's response header (lower case name). */
+const header = (name) => lastEntry()?.responseHeaders?.[name];
+const expectStatus = (status) => check(lastStatus() === status, `expected HTTP ${status}, got ${lastStatus()}`);
+/** Status and Location of a create. */
+function created(label) {
+  expectStatus(201);
+  const location = header("location");
+  check(str(location) && location.length > 0, `${label}: no Location header`);
+}
+/** A list read until `accept(page)`, with the envelope checked. */
+async function listUntil(read, accept, what) {
+  const { value, attempts } = await eventually(read, (page) => page && Array.isArray(page.items) && accept(page), what);
+  checkEnvelope(value, what);
+  return { page: value, note: retried(attempts) };
+}
+const urlOf = () => `${lastEntry()?.method} ${decodeURIComponent(lastEntry()?.url.replace(BASE_URL, "") || "")}`;
+
+// ---------------------------------------------------------------- scenario
+const stamp = Date.now();
+let project, primaryLocaleId, germanLocaleId;
+let snippet, fn, flow, state, intent, child, sentence;
+
+console.log(`# @cognigy/rest-api-client ${clientVersion} against ${BASE_URL}: snippets, functions, flows, states, intents, sentences`);
+
+try {
+  await step(
+    "setup: createProject + createLocale (de-DE)",
+    async () => {
+      project = await client.createProject({ name: `compat-resources-${stamp}`, locale: "en-US" });
+      primaryLocaleId = project.primaryLocaleReference;
+      check(isId(primaryLocaleId), `no primaryLocaleReference: ${short(project)}`);
+      const de = await client.createLocale({ projectId: project._id, name: "German", nluLanguage: "de-DE" });
+      germanLocaleId = de._id;
+    },
+    { required: true }
+  );
+
+  // ------------------------------------------------------------ snippets (tokens)
+  await step(
+    "createSnippet",
+    async () => {
+      snippet = await client.createSnippet({
+        projectId: project._id, label: "Customer name", type: "custom", script: "input.data.name",
+      });
+      created("createSnippet");
+      checkFields(snippet, SNIPPET, "createSnippet");
+      check(snippet.label === "Customer name" && snippet.type === "custom" && snippet.script === "input.data.name",
+        `unexpected ${short(snippet)}`);
+    },
+    { required: true }
+  );
+
+  // Client 0.19.0 has no readSnippet/updateSnippet: the same request through the client's own GenericAPIFn.
+  const readSnippet = ({ projectId, snippetId }, options) =>
+    GenericAPIFn(`/new/v2.0/projects/${projectId}/snippets/${snippetId}`, "GET", client)(undefined, options);
+  const updateSnippet = ({ projectId, snippetId, ...body }, options) =>
+    GenericAPIFn(`/new/v2.0/projects/${projectId}/snippets/${snippetId}`, "PATCH", client)(body, options);
+
+  await step("readSnippet (no client method in 0.19.0: GET through the client's GenericAPIFn)", async () => {
+    const { value, attempts } = await eventually(
+      () => readSnippet({ projectId: project._id, snippetId: snippet._id }, readOpts()),
+      (s) => s?._id === snippet._id,
+      "snippet"
+    );
+    checkFields(value, SNIPPET, "readSnippet");
+    check(value.referenceId === snippet.referenceId, `referenceId changed: ${short(value)}`);
+    return retried(attempts);
+  });
+
+  await step("updateSnippet (no client method in 0.19.0: PATCH through the client's GenericAPIFn)", async () => {
+    const s = await updateSnippet({ projectId: project._id, snippetId: snippet._id, label: "Customer full name",
+      script: "input.data.fullName" });
+    expectStatus(200);
+    checkFields(s, SNIPPET, "updateSnippet");
+    check(s.label === "Customer full name" && s.script === "input.data.fullName" && s.type === "custom",
+      `change not in response: ${short(s)}`);
+  });
+
+  await step("indexSnippets", async () => {
+    const { page, note } = await listUntil(
+      () => client.indexSnippets({ projectId: project._id }, readOpts()),
+      (p) => p.items.some((s) => s._id === snippet._id && s.label === "Customer full name"),
+      "updated snippet in list"
+    );
+    check(page.total === 1 && page.items.length === 1, `expected only the custom snippet, got ${short(page)}`);
+    checkFields(page.items[0], SNIPPET, "indexSnippets item");
+    return note;
+  });
+
+  await step("indexSnippets with filter, sort, limit", async () => {
+    await client.createSnippet({ projectId: project._id, label: "Order number", type: "context", script: "context.order" });
+    const { page, note } = await listUntil(
+      () => client.indexSnippets({ projectId: project._id, filter: "o", sort: { label: "desc" }, limit: 1 }, readOpts()),
+      (p) => p.total === 2,
+      "two snippets"
+    );
+    check(page.items.length === 1 && page.items[0].label === "Order number" && isId(page.nextCursor),
+      `unexpected page ${short(page)}`);
+    const next = await client.indexSnippets({ projectId: project._id, filter: "o", sort: { label: "desc" }, limit: 1,
+      next: page.nextCursor }, readOpts());
+    check(next.items.length === 1 && next.items[0]._id === snippet._id, `unexpected next page ${short(next)}`);
+    return notes(note, urlOf());
+  });
+
+  await step("deleteSnippet", async () => {
+    await client.deleteSnippet({ projectId: project._id, snippetId: snippet._id });
+    expectStatus(204);
+    return expectNotFound(() => readSnippet({ projectId: project._id, snippetId: snippet._id }, readOpts()),
+      "snippet deletion");
+  });
+
+  // ------------------------------------------------------------ functions
+  await step(
+    "createFunction",
+    async () => {
+      fn = await client.createFunction({ projectId: project._id, name: `Nightly export ${stamp}`,
+        code: "export default async ({ api }) => { api.log('info', 'ok'); };" });
+      created("createFunction");
+      checkFields(fn, FUNCTION, "createFunction");
+      check(fn.isDisabled === false, `isDisabled ${fn.isDisabled}`);
+    },
+    { required: true }
+  );
+
+  await step("readFunction", async () => {
+    const { value, attempts } = await eventually(() => client.readFunction({ functionId: fn._id }, readOpts()),
+      (f) => f?._id === fn._id, "function");
+    checkFields(value, FUNCTION, "readFunction");
+    check(value.code === fn.code && value.name === fn.name, `unexpected ${short(value)}`);
+    return retried(attempts);
+  });
+
+  await step("updateFunction", async () => {
+    const f = await client.updateFunction({ functionId: fn._id, name: `Nightly export v2 ${stamp}`, isDisabled: true });
+    expectStatus(200);
+    check(f && f.name === `Nightly export v2 ${stamp}` && f.isDisabled === true, `change not in response: ${short(f)}`);
+    const { attempts } = await eventually(() => client.readFunction({ functionId: fn._id }, readOpts()),
+      (r) => r?.isDisabled === true && r.name === f.name, "updated function");
+    return retried(attempts);
+  });
+
+  await step("indexFunctions with projectId", async () => {
+    const { page, note } = await listUntil(() => client.indexFunctions({ projectId: project._id }, readOpts()),
+      (p) => p.items.some((f) => f._id === fn._id && f.isDisabled), "function in project list");
+    check(page.total === 1, `expected 1 function in the project, got ${page.total}`);
+    checkFields(page.items[0], FUNCTION_ITEM, "indexFunctions item");
+    return note;
+  });
+
+  await step("indexFunctions without projectId (the organisation's functions)", async () => {
+    const { page, note } = await listUntil(
+      () => client.indexFunctions({ filter: `v2 ${stamp}` }, readOpts()),
+      (p) => p.items.some((f) => f._id === fn._id), "function in organisation list");
+    check(page.total === 1, `filter should match only this run's function: ${short(page)}`);
+    const plain = await client.indexFunctions(undefined, readOpts());
+    checkEnvelope(plain, "indexFunctions()");
+    return notes(note, `indexFunctions() total=${plain.total}`);
+  });
+
+  await step("deleteFunction", async () => {
+    await client.deleteFunction({ functionId: fn._id });
+    expectStatus(204);
+    return expectNotFound(() => client.readFunction({ functionId: fn._id }, readOpts()), "function deletion");
+  });
+
+  // ------------------------------------------------------------ flows
+  await step(
+    "createFlow",
+    async () => {
+      flow = await client.createFlow({ projectId: project._id, name: `Main flow ${stamp}`, description: "Entry point" });
+      created("createFlow");
+      checkFields(flow, FLOW, "createFlow");
+      check(flow.description === "Entry point", `unexpected ${short(flow)}`);
+    },
+    { required: true }
+  );
+
+  await step("readFlow", async () => {
+    const { value, attempts } = await eventually(() => client.readFlow({ flowId: flow._id }, readOpts()),
+      (f) => f?._id === flow._id, "flow");
+    checkFields(value, FLOW, "readFlow");
+    return notes(retried(attempts), missingTyped(value, ["localeReference", "isTrainingOutOfDate"]));
+  });
+
+  await step("readFlow with preferredLocaleId and includeFeedbackReport (typed parameters)", async () => {
+    const f = await client.readFlow({ flowId: flow._id, preferredLocaleId: germanLocaleId, includeFeedbackReport: true },
+      readOpts());
+    checkFields(f, FLOW, "readFlow(params)");
+    return notes(urlOf(), missingTyped(f, ["feedbackReport"]));
+  });
+
+  await step("updateFlow", async () => {
+    const f = await client.updateFlow({ flowId: flow._id, name: `Main flow v2 ${stamp}`, description: "Renamed" });
+    expectStatus(200);
+    check(f && f.name === `Main flow v2 ${stamp}` && f.description === "Renamed", `change not in response: ${short(f)}`);
+    const { attempts } = await eventually(() => client.readFlow({ flowId: flow._id }, readOpts()),
+      (r) => r?.description === "Renamed", "updated flow");
+    return retried(attempts);
+  });
+
+  await step("indexFlows with filter, sort, includeFeedbackReport, preferredLocaleId (typed parameters)", async () => {
+    const page = await client.indexFlows({ projectId: project._id, filter: "main", sort: { name: "desc" },
+      includeFeedbackReport: true, preferredLocaleId: germanLocaleId }, readOpts());
+    checkEnvelope(page, "indexFlows(params)");
+    check(page.items.some((f) => f._id === flow._id), `flow not listed: ${short(page)}`);
+    return urlOf();
+  });
+
+  await step("indexFlows", async () => {
+    const { page, note } = await listUntil(() => client.indexFlows({ projectId: project._id }, readOpts()),
+      (p) => p.items.some((f) => f._id === flow._id && f.description === "Renamed"), "flow in list");
+    check(page.total === 1, `expected 1 flow, got ${page.total}`);
+    checkFields(page.items[0], FLOW, "indexFlows item");
+    return note;
+  });
+
+  // ------------------------------------------------------------ intents (before states: states name intents)
+  await step(
+    "createIntent",
+    async () => {
+      intent = await client.createIntent({ flowId: flow._id, name: "Order status", description: "Where is my order",
+        tags: ["orders"], isRejectIntent: false });
+      created("createIntent");
+      checkFields(intent, INTENT, "createIntent");
+      check(intent.localeReference === primaryLocaleId && intent.tags[0] === "orders", `unexpected ${short(intent)}`);
+    },
+    { required: true }
+  );
+
+  await step(
+    "createIntent (child, parentIntentId)",
+    async () => {
+      child = await client.createIntent({ flowId: flow._id, name: "Order status by number", parentIntentId: intent._id });
+      created("createIntent child");
+      check(child.parentIntentId === intent._id, `parentIntentId ${short(child.parentIntentId)}`);
+    },
+    { required: true }
+  );
+
+  await step("createIntent with shouldGenerateSentences -> 501, client raises NotImplementedError", async () => {
+    const err = await rejects(() => client.createIntent({ flowId: flow._id, name: "Generated", shouldGenerateSentences: true,
+      generateSentenceLimit: 5 }));
+    expectStatus(501);
+    check(err.constructor?.name === "NotImplementedError", `surfaced as ${errText(err)}`);
+  });
+
+  await step("readIntent", async () => {
+    const { value, attempts } = await eventually(
+      () => client.readIntent({ flowId: flow._id, intentId: intent._id }, readOpts()),
+      (i) => i?._id === intent._id, "intent");
+    checkFields(value, INTENT, "readIntent");
+    check(value.referenceId === intent.referenceId && value.localeReference === primaryLocaleId, `unexpected ${short(value)}`);
+    return retried(attempts);
+  });
+
+  await step("readIntent with preferredLocaleId", async () => {
+    const i = await client.readIntent({ flowId: flow._id, intentId: intent._id, preferredLocaleId: germanLocaleId },
+      readOpts());
+    checkFields(i, INTENT, "readIntent(preferredLocaleId)");
+    // No de-DE sentence yet: the intent is answered in the locale that has its sentences (here the primary).
+    return `localeReference ${i.localeReference === primaryLocaleId ? "primary" : i.localeReference}`;
+  });
+
+  await step("updateIntent (with the localeId the client's type requires)", async () => {
+    const i = await client.updateIntent({ flowId: flow._id, intentId: intent._id, localeId: primaryLocaleId,
+      name: "Order status v2", tags: ["orders", "status"], isDisabled: false });
+    expectStatus(200);
+    check(i && i.name === "Order status v2" && i.tags.length === 2, `change not in response: ${short(i)}`);
+    const { attempts } = await eventually(() => client.readIntent({ flowId: flow._id, intentId: intent._id }, readOpts()),
+      (r) => r?.name === "Order status v2", "updated intent");
+    return retried(attempts);
+  });
+
+  // ------------------------------------------------------------ example sentences
+  await step(
+    "createSentence",
+    async () => {
+      sentence = await client.createSentence({ flowId: flow._id, intentId: intent._id, text: "Where is my order?",
+        localeId: primaryLocaleId, slots: [] });
+      created("createSentence");
+      checkFields(sentence, SENTENCE, "createSentence");
+      check(sentence.localeReference === primaryLocaleId, `unexpected ${short(sentence)}`);
+      await client.createSentence({ flowId: flow._id, intentId: intent._id, text: "Wo ist meine Bestellung?",
+        localeId: germanLocaleId });
+      created("createSentence de-DE");
+    },
+    { required: true }
+  );
+
+  await step("indexSentences", async () => {
+    const { page, note } = await listUntil(
+      () => client.indexSentences({ flowId: flow._id, intentId: intent._id }, readOpts()),
+      (p) => p.total === 2, "two sentences");
+    checkFields(page.items.find((s) => s._id === sentence._id), SENTENCE, "indexSentences item");
+    return note;
+  });
+
+  await step("indexSentences with preferredLocaleId (typed parameter)", async () => {
+    const page = await client.indexSentences({ flowId: flow._id, intentId: intent._id, preferredLocaleId: germanLocaleId },
+      readOpts());
+    checkEnvelope(page, "indexSentences(preferredLocaleId)");
+    check(page.items.length === 1 && page.items[0].localeReference === germanLocaleId,
+      `expected only the de-DE sentence, got ${short(page)}`);
+    return urlOf();
+  });
+
+  await step("readSentence", async () => {
+    const s = await client.readSentence({ flowId: flow._id, intentId: intent._id, sentenceId: sentence._id }, readOpts());
+    checkFields(s, SENTENCE, "readSentence");
+  });
+
+  await step("updateSentence (text, slots, localeReference: the body the client's type requires)", async () => {
+    const s = await client.updateSentence({ flowId: flow._id, intentId: intent._id, sentenceId: sentence._id,
+      text: "Where is my parcel?", slots: [], localeReference: primaryLocaleId });
+    expectStatus(200);
+    check(s && s.text === "Where is my parcel?", `change not in response: ${short(s)}`);
+    const { attempts } = await eventually(
+      () => client.readSentence({ flowId: flow._id, intentId: intent._id, sentenceId: sentence._id }, readOpts()),
+      (r) => r?.text === "Where is my parcel?", "updated sentence");
+    return retried(attempts);
+  });
+
+  // ------------------------------------------------------------ intent list parameters
+  await step("indexIntents", async () => {
+    const { page, note } = await listUntil(() => client.indexIntents({ flowId: flow._id }, readOpts()),
+      (p) => p.total === 2 && p.items.some((i) => i.name === "Order status v2"), "two intents");
+    for (const item of page.items) checkFields(item, INTENT_ITEM, "indexIntents item");
+    return note;
+  });
+
+  await step("indexIntents with parent", async () => {
+    const page = await client.indexIntents({ flowId: flow._id, parent: intent._id }, readOpts());
+    checkEnvelope(page, "indexIntents(parent)");
+    check(page.total === 1 && page.items[0]._id === child._id, `expected the child only, got ${short(page)}`);
+  });
+
+  await step("indexIntents with includeChildren", async () => {
+    const page = await client.indexIntents({ flowId: flow._id, includeChildren: true }, readOpts());
+    checkEnvelope(page, "indexIntents(includeChildren)");
+    check(page.total === 1 && page.items[0]._id === intent._id, `expected the root only, got ${short(page)}`);
+    const nested = page.items[0].children;
+    check(Array.isArray(nested) && nested.length === 1 && nested[0]._id === child._id, `child not nested: ${short(page.items[0])}`);
+    return urlOf();
+  });
+
+  await step("indexIntents with preferredLocaleId", async () => {
+    const page = await client.indexIntents({ flowId: flow._id, preferredLocaleId: germanLocaleId }, readOpts());
+    checkEnvelope(page, "indexIntents(preferredLocaleId)");
+    const item = page.items.find((i) => i._id === intent._id);
+    check(item?.localeReference === germanLocaleId, `intent with de-DE sentences not shown in de-DE: ${short(item)}`);
+  });
+
+  await step("indexIntents with includeFeedbackReport", async () => {
+    const { page, note } = await listUntil(
+      () => client.indexIntents({ flowId: flow._id, includeFeedbackReport: true, sort: { name: "asc" } }, readOpts()),
+      (p) => p.items.length === 2 && p.items.every((i) => FEEDBACK(i.feedbackReport)), "feedback reports");
+    check(page.items[0].name === "Order status by number", `sort ignored: ${short(page.items.map((i) => i.name))}`);
+    return note;
+  });
+
+  // ------------------------------------------------------------ states (deprecated)
+  await step(
+    "createFlowState",
+    async () => {
+      state = await client.createFlowState({ flowId: flow._id, name: "Checkout", type: "whitelist", isDefault: false,
+        intentIds: [] });
+      created("createFlowState");
+      checkFields(state, STATE, "createFlowState");
+      check(state.type === "whitelist" && state.intentIds.length === 0, `unexpected ${short(state)}`);
+      check(header("deprecation") !== undefined, "no Deprecation header on a state route");
+    },
+    { required: true }
+  );
+
+  await step("readFlowState", async () => {
+    const { value, attempts } = await eventually(
+      () => client.readFlowState({ flowId: flow._id, stateId: state._id }, readOpts()), (s) => s?._id === state._id, "state");
+    checkFields(value, STATE, "readFlowState");
+    return retried(attempts);
+  });
+
+  await step("updateFlowState", async () => {
+    const s = await client.updateFlowState({ flowId: flow._id, stateId: state._id, name: "Checkout v2", type: "blacklist" });
+    expectStatus(200);
+    check(s && s.name === "Checkout v2" && s.type === "blacklist", `change not in response: ${short(s)}`);
+  });
+
+  await step("addIntentToFlowState", async () => {
+    await client.addIntentToFlowState({ flowId: flow._id, stateId: state._id, intentId: intent._id });
+    const st = lastStatus();
+    check(st >= 200 && st < 300, `unexpected HTTP ${st}`);
+    const { attempts } = await eventually(
+      () => client.readFlowState({ flowId: flow._id, stateId: state._id }, readOpts()),
+      (s) => s?.intentIds?.includes(intent._id), "intent in state");
+    return notes(`HTTP ${st}`, retried(attempts));
+  });
+
+  await step("indexFlowStates", async () => {
+    const { page, note } = await listUntil(() => client.indexFlowStates({ flowId: flow._id }, readOpts()),
+      (p) => p.items.some((s) => s._id === state._id && s.name === "Checkout v2" && s.intentIds?.length === 1),
+      "state in list");
+    check(page.total === 1, `expected 1 state, got ${page.total}`);
+    checkFields(page.items[0], STATE, "indexFlowStates item");
+    return note;
+  });
+
+  await step("removeIntentFromFlowState", async () => {
+    await client.removeIntentFromFlowState({ flowId: flow._id, stateId: state._id, intentId: intent._id });
+    const st = lastStatus();
+    check(st >= 200 && st < 300, `unexpected HTTP ${st}`);
+    const { attempts } = await eventually(
+      () => client.readFlowState({ flowId: flow._id, stateId: state._id }, readOpts()),
+      (s) => s && s.intentIds.length === 0, "intent removed from state");
+    return notes(`HTTP ${st}`, retried(attempts));
+  });
+
+  await step("deleteFlowState", async () => {
+    await client.deleteFlowState({ flowId: flow._id, stateId: state._id });
+    expectStatus(204);
+    return expectNotFound(() => client.readFlowState({ flowId: flow._id, stateId: state._id }, readOpts()), "state deletion");
+  });
+
+  // ------------------------------------------------------------ deletes
+  await step("deleteSentence", async () => {
+    await client.deleteSentence({ flowId: flow._id, intentId: intent._id, sentenceId: sentence._id });
+    expectStatus(204);
+    return expectNotFound(
+      () => client.readSentence({ flowId: flow._id, intentId: intent._id, sentenceId: sentence._id }, readOpts()),
+      "sentence deletion");
+  });
+
+  await step("deleteIntent (its child becomes a root intent)", async () => {
+    await client.deleteIntent({ flowId: flow._id, intentId: intent._id });
+    expectStatus(204);
+    const note = await expectNotFound(() => client.readIntent({ flowId: flow._id, intentId: intent._id }, readOpts()),
+      "intent deletion");
+    const { attempts } = await eventually(() => client.readIntent({ flowId: flow._id, intentId: child._id }, readOpts()),
+      (c) => c && !c.parentIntentId, "child promoted to root");
+    return notes(note, retried(attempts));
+  });
+
+  await step("deleteFlow", async () => {
+    await client.deleteFlow({ flowId: flow._id });
+    expectStatus(204);
+    return expectNotFound(() => client.readFlow({ flowId: flow._id }, readOpts()), "flow deletion");
+  });
+} catch (err) {
+  console.log(`# ${err.message}`);
+} finally {
+  if (project?._id) {
+    try {
+      await client.deleteProject({ projectId: project._id });
+      console.log(`# cleanup: deleted project ${project._id}`);
+    } catch (err) {
+      console.log(`# cleanup: could not delete project ${project._id}: ${errText(err)}`);
+    }
+  }
+}
+
+finish();
