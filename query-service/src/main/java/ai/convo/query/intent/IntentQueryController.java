@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -302,14 +301,14 @@ public class IntentQueryController {
 
     /**
      * The official client may ask for sentence feedback reports; this server keeps feedback per intent only
-     * (the intent list's includeFeedbackReport), so asking is a 501 rather than a list silently without them.
+     * (the intent list's includeFeedbackReport), so asking is a 400 that says where the reports are, rather than
+     * a list silently without them.
      */
     private static void refuseSentenceFeedback(ServerWebExchange exchange) {
         if (booleanParameter(exchange, "includeFeedbackReport")) {
-            throw new ApiProblem(HttpStatus.NOT_IMPLEMENTED, "Feedback reports of single example sentences are not "
-                    + "available on this server; list the sentences without includeFeedbackReport, and read intent "
-                    + "feedback from the intent list with includeFeedbackReport=true.",
-                    Map.of("includeFeedbackReport", "sentence feedback reports are not available"));
+            throw ApiProblem.invalidParameter("includeFeedbackReport", "Feedback reports are kept per intent, not per "
+                    + "example sentence; list the sentences without includeFeedbackReport (or with false), and read "
+                    + "the intent's report from the intent list with includeFeedbackReport=true.");
         }
     }
 

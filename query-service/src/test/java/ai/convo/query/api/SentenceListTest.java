@@ -174,12 +174,12 @@ class SentenceListTest extends IntentQuerySupport {
     }
 
     @Test
-    void givenTheClientsIncludeFeedbackReport_whenListingSentences_thenFalseIsAPlainListAndTrueA501() {
+    void givenTheClientsIncludeFeedbackReport_whenListingSentences_thenFalseIsAPlainListAndTrueA400() {
         // when / then
         assertThat(list("includeFeedbackReport=false").get("total")).isEqualTo(11);
-        Map<String, Object> problem = problem(base + "?includeFeedbackReport=true", caller, position, 501);
-        assertThat(problem).containsEntry("code", "1009");
-        assertThat((Map<String, Object>) problem.get("details")).containsKey("includeFeedbackReport");
+        Map<String, Object> problem = problem(base + "?includeFeedbackReport=true", caller, position, 400);
+        assertThat((String) ((Map<String, Object>) problem.get("details")).get("includeFeedbackReport"))
+                .contains("intent list");
     }
 
     @Test
