@@ -1,0 +1,140 @@
+package ai.convo.command.knowledge;
+
+import ai.convo.contract.knowledge.KnowledgeRules;
+import ai.convo.http.body.JsonBody;
+import ai.convo.http.media.Renderer;
+import ai.convo.http.problem.ApiProblem;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.web.server.ServerWebExchange;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A store or source body: the scalar fields through {@link JsonBody}, plus a source's {@code metaData.tags} and
+ * {@code data}. Every problem of both kinds ends up in one 400 that names the field and what is allowed.
+ */
+final class KnowledgeBody {
+
+    private final JsonBody body;
+    private final JsonNode root;
+    private final Map<String, Object> errors = new LinkedHashMap<>();
+
+    private KnowledgeBody(JsonBody body, JsonNode root) {
+        this.body = body;
+        this.root = root;
+    }
+
+    static KnowledgeBody parse(ServerWebExchange exchange, byte[] raw, boolean required, Collection<String> allowed) {
+        JsonBody body = JsonBody.parse(exchange, raw, required).allowOnly(allowed);
+        JsonNode root = raw == null || raw.length == 0 ? Renderer.JSON.createObjectNode() : Renderer.JSON.readTree(raw);
+        return new KnowledgeBody(body, root);
+    }
+
+    JsonBody scalars() {
+        return body;
+    }
+
+    /** {@code metaData.tags}: null when {@code metaData} or its {@code tags} is absent; metaData holds nothing else. */
+    List<String> optionalTags() {
+        if (!root.has("metaData")) {
+            return null;
+        }
+        JsonNode metaData = root.get("metaData");
+        if (!metaData.isObject()) {
+            errors.put("metaData", "must be an object with tags, an array of strings; got " + kind(metaData));
+            return null;
+        }
+        for (String name : metaData.propertyNames()) {
+            if (!name.equals("tags")) {
+                errors.put("metaData." + name, "unknown field; allowed: tags");
+            }
+        }
+        if (!metaData.has("tags")) {
+            return null;
+        }
+        JsonNode tags = metaData.get("tags");
+        if (!tags.isArray()) {
+            errors.put("metaData.tags", KnowledgeRules.TAGS_RULE + "; got " + kind(tags));
+            return null;
+        }
+        List<String> strings = new ArrayList<>();
+        for (int i = 0; i < tags.size(); i++) {
+            if (!tags.get(i).isString()) {
+                errors.put("metaData.tags", KnowledgeRules.TAGS_RULE + "; tag " + i + " is " + kind(tags.get(i)));
+                return null;
+            }
+            strings.add(tags.get(i).stringValue());
+        }
+        String problem = KnowledgeRules.tagsProblem(strings);
+        if (problem != null) {
+            errors.put("metaData.tags", problem.substring("metaData.tags ".length()));
+            return null;
+        }
+        return List.copyOf(strings);
+    }
+
+    /** {@code data}: null when absent; an object of string, number or boolean values within the vendor's limits. */
+    Map<String, Object> optionalData() {
+        if (!root.has("data")) {
+            return null;
+        }
+        JsonNode data = root.get("data");
+        if (!data.isObject()) {
+            errors.put("data", KnowledgeRules.DATA_RULE + "; got " + kind(data));
+            return null;
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (String key : data.propertyNames()) {
+            JsonNode value = data.get(key);
+            // Containers and null stay visible to the rule as "an object"/"an array"/"null", never as their text.
+            values.put(key, value.isValueNode() && !value.isNull()
+                    ? Renderer.JSON.convertValue(value, new TypeReference<Object>() { })
+                    : value.isArray() ? List.of() : value.isNull() ? null : Map.of());
+        }
+        String problem = KnowledgeRules.dataProblem(values);
+        if (problem != null) {
+            errors.put("data", problem.substring("data ".length()));
+            return null;
+        }
+        return values;
+    }
+
+    /** Throws one 400 listing every invalid field of both kinds, if there is any. */
+    void validate() {
+        Map<String, Object> all = new LinkedHashMap<>();
+        try {
+            body.validate();
+        } catch (ApiProblem problem) {
+            all.putAll(problem.details());
+        }
+        all.putAll(errors);
+        if (all.isEmpty()) {
+            return;
+        }
+        StringBuilder detail = new StringBuilder("The request body is invalid: ");
+        boolean first = true;
+        for (Map.Entry<String, Object> error : all.entrySet()) {
+            detail.append(first ? "" : "; ").append(error.getKey()).append(' ').append(error.getValue());
+            first = false;
+        }
+        throw ApiProblem.badRequest(detail.append('.').toString(), all);
+    }
+
+    private static String kind(JsonNode node) {
+        if (node.isNull()) {
+            return "null";
+        }
+        if (node.isString()) {
+            String text = node.stringValue();
+            return "'" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "'";
+        }
+        if (node.isBoolean() || node.isNumber()) {
+            return node.toString();
+        }
+        return node.isArray() ? "an array" : "an object";
+    }
+}

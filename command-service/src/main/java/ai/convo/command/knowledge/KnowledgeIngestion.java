@@ -1,0 +1,46 @@
+package ai.convo.command.knowledge;
+
+import ai.convo.command.web.Clock;
+import ai.convo.contract.knowledge.CompleteKnowledgeSourceIngestionCommand;
+import ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent;
+import ai.convo.contract.knowledge.KnowledgeSourceId;
+import ai.convo.contract.knowledge.SourceStatus;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.springframework.stereotype.Component;
+
+/**
+ * The system side of a source's status: a (simulated) ingestion worker. It is a streaming processor of the
+ * command service, so it runs after the source's creation committed, survives restarts (its token is stored) and
+ * shares work between replicas by segment. For each source created {@code ingesting} it sends the completion
+ * command, which chunks the source's data and sets {@code ready} with its chunk count, or {@code failure} when
+ * there is nothing to ingest. The command runs in the processor's transaction, so the outcome and the token
+ * commit together, and the aggregate ignores a repeated completion.
+ */
+@Component
+@ProcessingGroup(KnowledgeIngestion.GROUP)
+public class KnowledgeIngestion {
+
+    public static final String GROUP = "knowledge-ingestion";
+
+    private final CommandGateway commands;
+
+    public KnowledgeIngestion(CommandGateway commands) {
+        this.commands = commands;
+    }
+
+    @EventHandler
+    void on(KnowledgeSourceCreatedEvent event) {
+        if (!SourceStatus.INGESTING.code().equals(event.status())) {
+            return;
+        }
+        try {
+            commands.sendAndWait(new CompleteKnowledgeSourceIngestionCommand(KnowledgeSourceId.of(event.sourceId()),
+                    Clock.nowSeconds()));
+        } catch (AggregateNotFoundException deletedMeanwhile) {
+            // The client deleted the source while it was being ingested: nothing left to ingest.
+        }
+    }
+}

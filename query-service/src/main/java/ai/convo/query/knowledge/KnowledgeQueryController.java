@@ -1,0 +1,138 @@
+package ai.convo.query.knowledge;
+
+import ai.convo.contract.knowledge.KnowledgeSourceRecord;
+import ai.convo.contract.knowledge.KnowledgeStoreRecord;
+import ai.convo.http.list.ListRequest;
+import ai.convo.http.media.ApiMedia;
+import ai.convo.http.media.ApiResponses;
+import ai.convo.http.media.Negotiation;
+import ai.convo.http.media.Renderer;
+import ai.convo.http.media.Representation;
+import ai.convo.http.problem.ApiProblem;
+import ai.convo.http.security.ApiPrincipal;
+import ai.convo.query.web.QueryParams;
+import ai.convo.query.web.ReadYourWrites;
+import ai.convo.query.web.Reads;
+import ai.convo.query.web.list.Column;
+import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Scope;
+import io.r2dbc.spi.Readable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.ResponseEntity;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import tools.jackson.core.type.TypeReference;
+
+/** Reads of knowledge stores and their sources: the two lists (full list mechanics) and each record by id. */
+@RestController
+public class KnowledgeQueryController {
+
+    static final ListDefinition STORES = new ListDefinition("knowledgestores", "knowledge_store_view", Map.of(
+            "name", Column.text("lower(name)"),
+            "language", Column.text("language"),
+            "referenceId", Column.text("reference_id"),
+            "createdAt", Column.number("created_at"),
+            "lastChanged", Column.number("last_changed"),
+            "_id", Column.text("id")), "name");
+
+    static final ListDefinition SOURCES = new ListDefinition("knowledgesources", "knowledge_source_view", Map.of(
+            "name", Column.text("lower(name)"),
+            "type", Column.text("source_type"),
+            "status", Column.text("status"),
+            "chunkCount", Column.number("chunk_count"),
+            "referenceId", Column.text("reference_id"),
+            "createdAt", Column.number("created_at"),
+            "lastChanged", Column.number("last_changed"),
+            "_id", Column.text("id")), "name");
+
+    static final Reads.One STORE = new Reads.One("knowledge_store_view", "Knowledge store", "knowledgeStore",
+            KnowledgeQueryController::store);
+
+    private final Reads reads;
+    private final DatabaseClient db;
+    private final ReadYourWrites consistency;
+
+    public KnowledgeQueryController(Reads reads, DatabaseClient db, ReadYourWrites consistency) {
+        this.reads = reads;
+        this.db = db;
+        this.consistency = consistency;
+    }
+
+    /** The stores of one project ({@code projectId}), or of the whole organisation without it. */
+    @GetMapping("/v2.0/knowledgestores")
+    public Mono<ResponseEntity<byte[]>> stores(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        ListRequest request = ListRequest.parse(exchange, STORES.sortableFields());
+        String projectId = QueryParams.optionalId(exchange, "projectId");
+        String org = caller.organisationId();
+        Scope scope = projectId == null
+                ? new Scope("organisation_id = :org", Map.of("org", org), "knowledgestores|" + org)
+                : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
+                        "knowledgestores|" + org + "|" + projectId);
+        return reads.page(exchange, media, STORES, request, scope, reads.exists("project_view", projectId, org),
+                "Project " + projectId, KnowledgeQueryController::store);
+    }
+
+    @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}")
+    public Mono<ResponseEntity<byte[]>> store(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                              @PathVariable String knowledgeStoreId) {
+        return reads.one(exchange, ApiMedia.JSON, STORE, "knowledgeStoreId", knowledgeStoreId, caller.organisationId());
+    }
+
+    @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources")
+    public Mono<ResponseEntity<byte[]>> sources(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                @PathVariable String knowledgeStoreId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("knowledgeStoreId", knowledgeStoreId);
+        ListRequest request = ListRequest.parse(exchange, SOURCES.sortableFields());
+        String org = caller.organisationId();
+        Scope scope = new Scope("organisation_id = :org AND store_id = :store", Map.of("org", org, "store", knowledgeStoreId),
+                "knowledgesources|" + org + "|" + knowledgeStoreId);
+        return reads.page(exchange, media, SOURCES, request, scope,
+                reads.exists("knowledge_store_view", knowledgeStoreId, org), "Knowledge store " + knowledgeStoreId,
+                KnowledgeQueryController::source);
+    }
+
+    /** A source only under its own store: the same id under another store is a 404. */
+    @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}")
+    public Mono<ResponseEntity<byte[]>> source(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                               @PathVariable String knowledgeStoreId, @PathVariable String sourceId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("knowledgeStoreId", knowledgeStoreId);
+        QueryParams.pathId("sourceId", sourceId);
+        return consistency.await(exchange)
+                .then(db.sql("SELECT * FROM knowledge_source_view WHERE id = :id AND store_id = :store "
+                                + "AND organisation_id = :org")
+                        .bind("id", sourceId).bind("store", knowledgeStoreId).bind("org", caller.organisationId())
+                        .map(KnowledgeQueryController::source).one())
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Knowledge source " + sourceId
+                        + " does not exist in knowledge store " + knowledgeStoreId + ".")))
+                .map(record -> ApiResponses.ok(exchange, media, new Representation.Single("knowledgeSource", record)));
+    }
+
+    static Map<String, Object> store(Readable row) {
+        return new KnowledgeStoreRecord(row.get("id", String.class), row.get("reference_id", String.class),
+                row.get("name", String.class), row.get("description", String.class), row.get("language", String.class),
+                row.get("project_id", String.class), row.get("created_at", Long.class), row.get("last_changed", Long.class),
+                row.get("created_by", String.class), row.get("last_changed_by", String.class)).toWire();
+    }
+
+    static Map<String, Object> source(Readable row) {
+        Long chunks = row.get("chunk_count", Long.class);
+        return new KnowledgeSourceRecord(row.get("id", String.class), row.get("reference_id", String.class),
+                row.get("name", String.class), row.get("description", String.class),
+                row.get("source_type", String.class), row.get("status", String.class),
+                chunks == null ? 0 : chunks.intValue(),
+                Renderer.JSON.readValue(row.get("tags", String.class), new TypeReference<List<String>>() { }),
+                Renderer.JSON.readValue(row.get("data", String.class), new TypeReference<LinkedHashMap<String, Object>>() { }),
+                row.get("store_id", String.class), row.get("created_at", Long.class), row.get("last_changed", Long.class),
+                row.get("created_by", String.class), row.get("last_changed_by", String.class)).toWire();
+    }
+}
