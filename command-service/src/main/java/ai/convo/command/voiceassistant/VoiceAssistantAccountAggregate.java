@@ -60,7 +60,8 @@ public class VoiceAssistantAccountAggregate {
         apply(new VoiceAssistantLinkedEvent(account, assistant, actor.userId(), actor.organisationId(), newLink,
                 TokenCipher.NAME, TokenCipher.seal(key, newLink, "accessToken", command.accessToken()),
                 TokenCipher.seal(key, newLink, "refreshToken", command.refreshToken()), actor.userId(), command.at()));
-        return new VoiceAssistantLinkRecord(newLink, actor.userId(), assistant, command.at(), actor.userId());
+        return new VoiceAssistantLinkRecord(newLink, actor.userId(), actor.organisationId(), assistant, command.at(),
+                actor.userId());
     }
 
     @CommandHandler

@@ -125,8 +125,10 @@ class VoiceAssistantApiTest extends ApiTestBase {
         String raw = result.getResponseBody();
         assertThat(raw).doesNotContain(access, refresh);
         JsonNode body = Renderer.JSON.readTree(raw);
-        assertThat(body.propertyNames()).containsExactly("_id", "userId", "voiceAssistant", "createdAt", "lastChanged",
-                "createdBy", "lastChangedBy");
+        assertThat(body.propertyNames()).containsExactly("_id", "userId", "organisationId", "voiceAssistant",
+                "accessToken", "refreshToken", "createdAt", "lastChanged", "createdBy", "lastChangedBy");
+        assertThat(body.get("accessToken").stringValue()).isEqualTo("********");
+        assertThat(body.get("refreshToken").stringValue()).isEqualTo("********");
         assertThat(body.get("_id").stringValue()).matches("^[a-z0-9]{24}$");
         assertThat(body.get("userId").stringValue()).isEqualTo(user.id());
         assertThat(body.get("voiceAssistant").stringValue()).isEqualTo("alexa");

@@ -107,7 +107,7 @@ class VoiceAssistantAccountAggregateTest {
                 .when(link(LINK, ACCESS, REFRESH, T0))
                 // then
                 .expectSuccessfulHandlerExecution()
-                .expectResultMessagePayload(new VoiceAssistantLinkRecord(LINK, USER, "alexa", T0, USER))
+                .expectResultMessagePayload(new VoiceAssistantLinkRecord(LINK, USER, ORG, "alexa", T0, USER))
                 .expectEventsMatching(captured());
         assertThat(published).hasSize(1).first().isInstanceOf(VoiceAssistantLinkedEvent.class);
         VoiceAssistantLinkedEvent event = (VoiceAssistantLinkedEvent) published.get(0);

@@ -20,7 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
-/** The caller's own voice-assistant link: its meta, never its tokens (no reader can open them). */
+/** The caller's own voice-assistant link: its meta, its tokens masked (no reader can open them). */
 @RestController
 public class VoiceAssistantQueryController {
 
@@ -56,7 +56,7 @@ public class VoiceAssistantQueryController {
 
     static Map<String, Object> wire(Readable row) {
         return new VoiceAssistantLinkRecord(row.get("link_id", String.class), row.get("user_id", String.class),
-                row.get("voice_assistant", String.class), row.get("created_at", Long.class),
+                row.get("organisation_id", String.class), row.get("voice_assistant", String.class), row.get("created_at", Long.class),
                 row.get("created_by", String.class)).toWire();
     }
 }
