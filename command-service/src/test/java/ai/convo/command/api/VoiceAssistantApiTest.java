@@ -197,6 +197,29 @@ class VoiceAssistantApiTest extends ApiTestBase {
     }
 
     @Test
+    void givenOneUser_whenLinkingFromSeveralClientsAtOnce_thenEach201Or409AndExactlyTheLastLinksKeyIsLeft() {
+        // given
+        User user = newUser();
+        // when
+        List<Integer> statuses = reactor.core.publisher.Flux.range(0, 6)
+                .flatMap(i -> org.springframework.web.reactive.function.client.WebClient.create(
+                                "http://localhost:" + environment.getProperty("local.server.port") + "/new")
+                        .post().uri(LINK).header("X-API-Key", user.apiKey()).contentType(MediaType.APPLICATION_JSON)
+                        .bodyValue(tokens("access-" + i, "refresh-" + i))
+                        .exchangeToMono(response -> response.releaseBody().thenReturn(response.statusCode().value())))
+                .collectList().block(java.time.Duration.ofSeconds(60));
+        // then
+        assertThat(statuses).hasSize(6).allMatch(s -> s == 201 || s == 409).contains(201);
+        List<String> linkedIds = new ArrayList<>();
+        for (byte[] payload : jdbc.queryForList("SELECT payload FROM domain_event_entry WHERE aggregate_identifier = ? "
+                + "AND payload_type = ? ORDER BY sequence_number", byte[].class, user.accountId(), LINKED)) {
+            linkedIds.add(Renderer.JSON.readTree(payload).get("linkId").stringValue());
+        }
+        assertThat(linkedIds).hasSize((int) statuses.stream().filter(s -> s == 201).count());
+        assertThat(keyRows(user)).containsExactly(linkedIds.get(linkedIds.size() - 1));
+    }
+
+    @Test
     void givenTheLongestAllowedTokens_whenLinking_then201() {
         User user = newUser();
         link(user, tokens("a".repeat(4096), "r".repeat(4096))).expectStatus().isCreated();
