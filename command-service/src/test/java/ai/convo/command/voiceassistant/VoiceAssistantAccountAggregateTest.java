@@ -273,6 +273,15 @@ class VoiceAssistantAccountAggregateTest {
     }
 
     @Test
+    void theAggregateStateHoldsNoTokenSoNoSnapshotOfItCanLeakOne() {
+        // A snapshot stores these fields; a token (sealed or clear) among them would outlive the key's deletion.
+        List<String> fields = Stream.of(VoiceAssistantAccountAggregate.class.getDeclaredFields())
+                .filter(f -> !f.isSynthetic() && !java.lang.reflect.Modifier.isStatic(f.getModifiers()))
+                .map(java.lang.reflect.Field::getName).toList();
+        assertThat(fields).containsExactlyInAnyOrder("accountId", "linkId");
+    }
+
+    @Test
     void givenASealedToken_whenOpenedAsAnotherLinkOrField_thenItDoesNotOpen() {
         SecretKey key = TokenCipher.newKey();
         SealedToken sealed = TokenCipher.seal(key, LINK, "accessToken", ACCESS);
