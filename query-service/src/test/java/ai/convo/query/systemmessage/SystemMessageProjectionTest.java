@@ -1,0 +1,66 @@
+package ai.convo.query.systemmessage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.convo.contract.systemmessage.SystemMessageCreatedEvent;
+import ai.convo.testing.TestDatabase;
+import java.util.List;
+import java.util.Map;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/** The system message projection is plain code: feed it events, look at the rows. */
+class SystemMessageProjectionTest {
+
+    static final String ADMIN = "000000000000000000000001";
+    static final String MESSAGE = "0000000000000000000000d1";
+
+    static JdbcTemplate jdbc;
+    SystemMessageProjection messages;
+
+    @BeforeAll
+    static void database() {
+        TestDatabase.Settings db = TestDatabase.newDatabase();
+        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
+        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
+                {"classpath:db/query", "flyway_history_query"}}) {
+            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
+                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
+        }
+        jdbc = new JdbcTemplate(dataSource);
+    }
+
+    @BeforeEach
+    void empty() {
+        jdbc.update("DELETE FROM system_message_view");
+        messages = new SystemMessageProjection(jdbc);
+    }
+
+    @Test
+    void givenNothing_whenAMessageIsCreated_thenItsRowHasEveryFieldAndTheCreationAsMeta() {
+        // when
+        messages.on(new SystemMessageCreatedEvent(MESSAGE, "Maintenance", 2_000_000_000L, true, ADMIN, 1_700_000_000L));
+        // then
+        List<Map<String, Object>> rows = jdbc.queryForList("SELECT * FROM system_message_view");
+        assertThat(rows).singleElement().satisfies(row -> assertThat(row)
+                .containsEntry("id", MESSAGE).containsEntry("message", "Maintenance")
+                .containsEntry("until", 2_000_000_000L).containsEntry("show_on_login", true)
+                .containsEntry("created_at", 1_700_000_000L).containsEntry("last_changed", 1_700_000_000L)
+                .containsEntry("created_by", ADMIN).containsEntry("last_changed_by", ADMIN));
+    }
+
+    @Test
+    void givenAMessage_whenItsEventIsReplayed_thenStillOneUnchangedRow() {
+        // given
+        SystemMessageCreatedEvent event = new SystemMessageCreatedEvent(MESSAGE, "Once", 5, false, ADMIN, 1);
+        messages.on(event);
+        // when
+        messages.on(event);
+        // then
+        assertThat(jdbc.queryForList("SELECT message FROM system_message_view", String.class)).containsExactly("Once");
+    }
+}
