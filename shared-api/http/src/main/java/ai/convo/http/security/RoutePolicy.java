@@ -33,6 +33,7 @@ public final class RoutePolicy {
             rule(HttpMethod.GET, "/v2.0/flows/{flowId}/intents", DEFAULT));
     private final List<Rule> publicRoutes = List.of(
             rule(HttpMethod.GET, "/v2.0/system/message", Set.of()),
+            rule(HttpMethod.HEAD, "/v2.0/system/message", Set.of()),
             rule(HttpMethod.GET, "/health", Set.of()),
             rule(HttpMethod.HEAD, "/health", Set.of()));
     private final String basePath;

@@ -120,9 +120,10 @@ class RoutePolicyTest {
     }
 
     @Test
-    void givenThePublicRoutes_whenReadWithGet_thenTheyArePublic() {
+    void givenThePublicRoutes_whenReadWithGetOrHead_thenTheyArePublic() {
         // given / when / then
         assertThat(policy.isPublic(HttpMethod.GET, "/new/v2.0/system/message")).isTrue();
+        assertThat(policy.isPublic(HttpMethod.HEAD, "/new/v2.0/system/message")).isTrue();
         assertThat(policy.isPublic(HttpMethod.GET, "/new/health")).isTrue();
         assertThat(policy.isPublic(HttpMethod.HEAD, "/new/health")).isTrue();
     }
