@@ -1,0 +1,298 @@
+package ai.convo.command.snapshot;
+
+import ai.convo.contract.flow.FlowCreatedEvent;
+import ai.convo.contract.flow.FlowUpdatedEvent;
+import ai.convo.contract.function.FunctionCreatedEvent;
+import ai.convo.contract.function.FunctionUpdatedEvent;
+import ai.convo.contract.intent.ChildFeatures;
+import ai.convo.contract.intent.IntentCreatedEvent;
+import ai.convo.contract.intent.IntentUpdatedEvent;
+import ai.convo.contract.intent.SentenceCreatedEvent;
+import ai.convo.contract.intent.SentenceDeletedEvent;
+import ai.convo.contract.intent.SentenceUpdatedEvent;
+import ai.convo.contract.locale.LocaleCreatedEvent;
+import ai.convo.contract.locale.LocaleDeletedEvent;
+import ai.convo.contract.locale.LocaleUpdatedEvent;
+import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
+import ai.convo.contract.project.ProjectCreatedEvent;
+import ai.convo.contract.state.DefaultStateChangedEvent;
+import ai.convo.contract.state.StateCreatedEvent;
+import ai.convo.contract.state.StateDeletedEvent;
+import ai.convo.contract.state.StateUpdatedEvent;
+import ai.convo.contract.token.TokenCreatedEvent;
+import ai.convo.contract.token.TokenUpdatedEvent;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.SimpleSerializedObject;
+import org.axonframework.serialization.SimpleSerializedType;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Reads a project as it stands from the event log: the events of the project aggregate (locales) and of every
+ * live token, function, flow (with its states) and intent (with its sentences) that the write-side lookups list
+ * for the project, folded in order. Run it inside one REPEATABLE READ transaction: the lookups and the events are
+ * then read from one database snapshot, i.e. exactly the transactions committed before it, one consistent point.
+ */
+@Component
+class ProjectCapture {
+
+    /** The project as found, with ids (for a restore's plan) and how each aggregate's stream continues. */
+    static final class Captured {
+        String organisationId;
+        final Map<String, Locale> locales = new LinkedHashMap<>();
+        String primaryLocaleId;
+        final Map<String, SnapshotContent.Token> tokens = new LinkedHashMap<>();
+        final Map<String, SnapshotContent.Function> functions = new LinkedHashMap<>();
+        final Map<String, Flow> flows = new LinkedHashMap<>();
+        final Map<String, Intent> intents = new LinkedHashMap<>();
+        /** The last sequence number of every aggregate read (project, tokens, functions, flows, intents). */
+        final Map<String, Long> lastSequence = new HashMap<>();
+    }
+
+    static final class Locale {
+        final String id;
+        final String referenceId;
+        String name;
+        String nluLanguage;
+        boolean primary;
+        String fallbackId;
+
+        Locale(String id, String referenceId) {
+            this.id = id;
+            this.referenceId = referenceId;
+        }
+    }
+
+    static final class Flow {
+        final String id;
+        final String referenceId;
+        String name;
+        String description;
+        final Map<String, State> states = new LinkedHashMap<>();
+
+        Flow(String id, String referenceId) {
+            this.id = id;
+            this.referenceId = referenceId;
+        }
+    }
+
+    record State(String referenceId, String name, String type, boolean isDefault, List<String> intentIds) {
+    }
+
+    static final class Intent {
+        final String id;
+        final String flowId;
+        final String referenceId;
+        IntentCreatedEvent content;
+        final Map<String, SnapshotContent.Sentence> sentences = new LinkedHashMap<>();
+
+        Intent(String id, String flowId, String referenceId) {
+            this.id = id;
+            this.flowId = flowId;
+            this.referenceId = referenceId;
+        }
+    }
+
+    private static final String EVENTS = "SELECT aggregate_identifier, sequence_number, payload_type, payload_revision, "
+            + "payload FROM domain_event_entry WHERE aggregate_identifier IN ("
+            + "SELECT ?::varchar UNION ALL SELECT token_id FROM cmd_token_lookup WHERE project_id = ? "
+            + "UNION ALL SELECT function_id FROM cmd_snapshot_function WHERE project_id = ? "
+            + "UNION ALL SELECT flow_id FROM cmd_flow_lookup WHERE project_id = ? "
+            + "UNION ALL SELECT intent_id FROM cmd_intent_lookup WHERE project_id = ?) ORDER BY global_index";
+
+    private final JdbcTemplate jdbc;
+    private final Serializer serializer;
+
+    ProjectCapture(JdbcTemplate jdbc, org.axonframework.config.Configuration axon) {
+        this.jdbc = jdbc;
+        this.serializer = axon.eventSerializer();
+    }
+
+    /** The project's resources; call inside a transaction (REPEATABLE READ for a consistent point). */
+    Captured capture(String projectId) {
+        Captured captured = new Captured();
+        JdbcTemplate streaming = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
+        streaming.setFetchSize(2000);
+        streaming.query(EVENTS, row -> {
+            String aggregate = row.getString(1);
+            captured.lastSequence.put(aggregate, row.getLong(2));
+            Object event = serializer.deserialize(new SimpleSerializedObject<>(row.getBytes(5), byte[].class,
+                    new SimpleSerializedType(row.getString(3), row.getString(4))));
+            fold(captured, event);
+        }, projectId, projectId, projectId, projectId, projectId);
+        return captured;
+    }
+
+    /**
+     * What a restore replaces: the locales (folded from the project aggregate) and the ids of the live tokens,
+     * functions and flows with their last sequence numbers; intents and sentences go with their flows.
+     */
+    Captured captureShallow(String projectId) {
+        Captured captured = new Captured();
+        jdbc.query("SELECT aggregate_identifier, sequence_number, payload_type, payload_revision, payload "
+                + "FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number", row -> {
+            captured.lastSequence.put(row.getString(1), row.getLong(2));
+            fold(captured, serializer.deserialize(new SimpleSerializedObject<>(row.getBytes(5), byte[].class,
+                    new SimpleSerializedType(row.getString(3), row.getString(4)))));
+        }, projectId);
+        jdbc.query("SELECT e.aggregate_identifier, max(e.sequence_number), min(r.kind) FROM domain_event_entry e JOIN ("
+                + "SELECT token_id AS id, 't' AS kind FROM cmd_token_lookup WHERE project_id = ? "
+                + "UNION ALL SELECT function_id, 'f' FROM cmd_snapshot_function WHERE project_id = ? "
+                + "UNION ALL SELECT flow_id, 'w' FROM cmd_flow_lookup WHERE project_id = ?) r "
+                + "ON e.aggregate_identifier = r.id GROUP BY e.aggregate_identifier", row -> {
+            String id = row.getString(1);
+            captured.lastSequence.put(id, row.getLong(2));
+            switch (row.getString(3)) {
+                case "t" -> captured.tokens.put(id, null);
+                case "f" -> captured.functions.put(id, null);
+                default -> captured.flows.put(id, null);
+            }
+        }, projectId, projectId, projectId);
+        return captured;
+    }
+
+    private static void fold(Captured c, Object event) {
+        if (event instanceof ProjectCreatedEvent e) {
+            c.organisationId = e.organisationId();
+        } else if (event instanceof LocaleCreatedEvent e) {
+            Locale locale = new Locale(e.localeId(), e.referenceId());
+            locale.name = e.name();
+            locale.nluLanguage = e.nluLanguage();
+            locale.primary = e.primary();
+            locale.fallbackId = e.fallbackLocaleReference();
+            c.locales.put(e.localeId(), locale);
+            if (e.primary() && c.primaryLocaleId == null) {
+                c.primaryLocaleId = e.localeId();
+            }
+        } else if (event instanceof LocaleUpdatedEvent e) {
+            Locale locale = c.locales.get(e.localeId());
+            locale.name = e.name();
+            locale.nluLanguage = e.nluLanguage();
+            locale.primary = e.primary();
+            locale.fallbackId = e.fallbackLocaleReference();
+        } else if (event instanceof PrimaryLocaleChangedEvent e) {
+            Locale previous = e.previousPrimaryLocaleId() == null ? null : c.locales.get(e.previousPrimaryLocaleId());
+            if (previous != null && !previous.id.equals(e.primaryLocaleId())) {
+                previous.primary = false;
+            }
+            c.primaryLocaleId = e.primaryLocaleId();
+        } else if (event instanceof LocaleDeletedEvent e) {
+            c.locales.remove(e.localeId());
+        } else if (event instanceof TokenCreatedEvent e) {
+            c.tokens.put(e.tokenId(),
+                new SnapshotContent.Token(e.referenceId(), e.label(), e.type(), e.script()));
+        } else if (event instanceof TokenUpdatedEvent e) {
+            c.tokens.computeIfPresent(e.tokenId(), (id, old) ->
+                new SnapshotContent.Token(old.referenceId(), e.label(), e.type(), e.script()));
+        } else if (event instanceof FunctionCreatedEvent e) {
+            c.functions.put(e.functionId(),
+                new SnapshotContent.Function(e.referenceId(), e.name(), e.code(), e.disabled()));
+        } else if (event instanceof FunctionUpdatedEvent e) {
+            c.functions.computeIfPresent(e.functionId(), (id, old) ->
+                new SnapshotContent.Function(old.referenceId(), e.name(), e.code(), e.disabled()));
+        } else if (event instanceof FlowCreatedEvent e) {
+            Flow flow = new Flow(e.flowId(), e.referenceId());
+            flow.name = e.name();
+            flow.description = e.description();
+            c.flows.put(e.flowId(), flow);
+        } else if (event instanceof FlowUpdatedEvent e) {
+            Flow flow = c.flows.get(e.flowId());
+            flow.name = e.name();
+            flow.description = e.description();
+        } else if (event instanceof StateCreatedEvent e) {
+            c.flows.get(e.flowId()).states.put(e.stateId(),
+                new State(e.referenceId(), e.name(), e.type(), e.isDefault(), e.intentIds()));
+        } else if (event instanceof StateUpdatedEvent e) {
+            c.flows.get(e.flowId()).states.computeIfPresent(e.stateId(), (id, old) ->
+                new State(old.referenceId(), e.name(), e.type(), e.isDefault(), e.intentIds()));
+        } else if (event instanceof DefaultStateChangedEvent e) {
+            Map<String, State> states = c.flows.get(e.flowId()).states;
+            states.replaceAll((id, s) -> new State(s.referenceId(), s.name(), s.type(),
+                    id.equals(e.defaultStateId()), s.intentIds()));
+        } else if (event instanceof StateDeletedEvent e) {
+            c.flows.get(e.flowId()).states.remove(e.stateId());
+        } else if (event instanceof IntentCreatedEvent e) {
+            Intent intent = new Intent(e.intentId(), e.flowId(), e.referenceId());
+            intent.content = e;
+            c.intents.put(e.intentId(), intent);
+        } else if (event instanceof IntentUpdatedEvent e) {
+            Intent intent = c.intents.get(e.intentId());
+            IntentCreatedEvent was = intent.content;
+            intent.content = new IntentCreatedEvent(was.intentId(), was.flowId(), was.projectId(),
+                    was.organisationId(), was.referenceId(), e.name(), e.description(), e.tags(), e.rejectIntent(),
+                    e.disabled(), e.parentIntentId(), e.condition(), e.confirmationSentences(),
+                    e.disambiguationSentence(), e.rules(), e.data(), e.childFeatures(),
+                    e.biasTowardsParentOrChildIntents(), was.createdBy(), was.createdAt());
+        } else if (event instanceof SentenceCreatedEvent e) {
+            c.intents.get(e.intentId()).sentences.put(e.sentenceId(),
+                new SnapshotContent.Sentence(e.localeId(), e.text()));
+        } else if (event instanceof SentenceUpdatedEvent e) {
+            c.intents.get(e.intentId()).sentences.put(e.sentenceId(),
+                new SnapshotContent.Sentence(e.localeId(), e.text()));
+        } else if (event instanceof SentenceDeletedEvent e) {
+            c.intents.get(e.intentId()).sentences.remove(e.sentenceId());
+        }
+        // other events (deletions of unlisted aggregates, a project rename) hold nothing a snapshot keeps
+    }
+
+    /** The captured project as canonical content: ids replaced by referenceIds, everything sorted. */
+    static SnapshotContent toContent(Captured c) {
+        Map<String, String> localeRefs = new HashMap<>();
+        c.locales.values().forEach(l -> localeRefs.put(l.id, l.referenceId));
+        Map<String, String> intentRefs = new HashMap<>();
+        c.intents.values().forEach(i -> intentRefs.put(i.id, i.referenceId));
+
+        List<SnapshotContent.Locale> locales = c.locales.values().stream()
+                .map(l -> new SnapshotContent.Locale(l.referenceId, l.name, l.nluLanguage, l.primary,
+                        l.fallbackId == null ? null : localeRefs.get(l.fallbackId)))
+                .sorted(Comparator.comparing(SnapshotContent.Locale::referenceId)).toList();
+        List<SnapshotContent.Token> tokens = c.tokens.values().stream()
+                .sorted(Comparator.comparing(SnapshotContent.Token::referenceId)).toList();
+        List<SnapshotContent.Function> functions = c.functions.values().stream()
+                .sorted(Comparator.comparing(SnapshotContent.Function::referenceId)).toList();
+
+        Map<String, List<SnapshotContent.Intent>> intentsByFlow = new HashMap<>();
+        for (Intent i : c.intents.values()) {
+            IntentCreatedEvent e = i.content;
+            List<SnapshotContent.Sentence> sentences = i.sentences.values().stream()
+                    .map(s -> new SnapshotContent.Sentence(localeRefs.get(s.localeReference()), s.text()))
+                    .filter(s -> s.localeReference() != null)
+                    .sorted(Comparator.comparing(SnapshotContent.Sentence::localeReference)
+                            .thenComparing(SnapshotContent.Sentence::text))
+                    .toList();
+            intentsByFlow.computeIfAbsent(i.flowId, f -> new ArrayList<>()).add(new SnapshotContent.Intent(
+                    i.referenceId, e.name(), e.description(), e.tags(), e.rejectIntent(), e.disabled(),
+                    e.parentIntentId() == null ? null : intentRefs.get(e.parentIntentId()), e.condition(),
+                    e.confirmationSentences(), e.disambiguationSentence(), e.rules(), e.data(),
+                    childFeatures(e.childFeatures(), intentRefs), e.biasTowardsParentOrChildIntents(), sentences));
+        }
+        List<SnapshotContent.Flow> flows = c.flows.values().stream()
+                .map(f -> new SnapshotContent.Flow(f.referenceId, f.name, f.description,
+                        f.states.values().stream()
+                                .map(s -> new SnapshotContent.State(s.referenceId(), s.name(), s.type(), s.isDefault(),
+                                        s.intentIds() == null ? List.of() : s.intentIds().stream()
+                                                .map(intentRefs::get).filter(Objects::nonNull).toList()))
+                                .sorted(Comparator.comparing(SnapshotContent.State::referenceId)).toList(),
+                        intentsByFlow.getOrDefault(f.id, List.of()).stream()
+                                .sorted(Comparator.comparing(SnapshotContent.Intent::referenceId)).toList()))
+                .sorted(Comparator.comparing(SnapshotContent.Flow::referenceId)).toList();
+        return new SnapshotContent(SnapshotContent.FORMAT, locales, tokens, functions, flows);
+    }
+
+    private static Object childFeatures(ChildFeatures features, Map<String, String> intentRefs) {
+        if (features == null) {
+            return false;
+        }
+        if (features.all() != null) {
+            return features.all();
+        }
+        return features.intentIds().stream().map(intentRefs::get).filter(Objects::nonNull).toList();
+    }
+}

@@ -1,0 +1,54 @@
+package ai.convo.command.snapshot;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The canonical content of a snapshot, stored as JSON and hashed. It holds no {@code _id}s and no meta (who and
+ * when): resources are identified by their {@code referenceId}, and every link between them (a fallback locale, a
+ * parent intent, a state's intents, a sentence's locale, childFeatures) names a referenceId. Lists are sorted by
+ * referenceId (sentences by locale, then text), so equal content gives equal bytes and so an equal hash.
+ */
+record SnapshotContent(int format, List<Locale> locales, List<Token> tokens, List<Function> functions,
+                       List<Flow> flows) {
+
+    static final int FORMAT = 1;
+
+    record Locale(String referenceId, String name, String nluLanguage, boolean primary,
+                  String fallbackLocaleReference) {
+    }
+
+    record Token(String referenceId, String label, String type, String script) {
+    }
+
+    record Function(String referenceId, String name, String code, boolean disabled) {
+    }
+
+    record Flow(String referenceId, String name, String description, List<State> states, List<Intent> intents) {
+    }
+
+    record State(String referenceId, String name, String type, boolean isDefault, List<String> intentReferences) {
+    }
+
+    /** {@code childFeatures}: a boolean, or a list of intent referenceIds. */
+    record Intent(String referenceId, String name, String description, List<String> tags, boolean rejectIntent,
+                  boolean disabled, String parentReference, String condition, List<String> confirmationSentences,
+                  String disambiguationSentence, List<String> rules, Map<String, Object> data, Object childFeatures,
+                  String biasTowardsParentOrChildIntents, List<Sentence> sentences) {
+    }
+
+    record Sentence(String localeReference, String text) {
+    }
+
+    int states() {
+        return flows.stream().mapToInt(f -> f.states().size()).sum();
+    }
+
+    int intents() {
+        return flows.stream().mapToInt(f -> f.intents().size()).sum();
+    }
+
+    int sentences() {
+        return flows.stream().flatMap(f -> f.intents().stream()).mapToInt(i -> i.sentences().size()).sum();
+    }
+}

@@ -1,0 +1,39 @@
+package ai.convo.query.snapshot;
+
+import ai.convo.contract.snapshot.SnapshotCreatedEvent;
+import ai.convo.contract.snapshot.SnapshotDeletedEvent;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The snapshot read model; plain code that a test can feed events. A snapshot appears once its content is stored
+ * (SnapshotCreatedEvent) and is gone once its deletion task is done; pending and failed ones are never shown.
+ * All of a project's snapshot events are one aggregate's (the project's registry), so they arrive in order.
+ */
+@Component
+@ProcessingGroup(SnapshotProjection.GROUP)
+public class SnapshotProjection {
+
+    public static final String GROUP = "snapshots";
+
+    private final JdbcTemplate jdbc;
+
+    public SnapshotProjection(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @EventHandler
+    public void on(SnapshotCreatedEvent event) {
+        jdbc.update("INSERT INTO snapshot_view (id, project_id, organisation_id, name, description, hash, created_at, "
+                        + "created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING", event.snapshotId(),
+                event.projectId(), event.organisationId(), event.name(), event.description(), event.hash(),
+                event.createdAt(), event.createdBy());
+    }
+
+    @EventHandler
+    public void on(SnapshotDeletedEvent event) {
+        jdbc.update("DELETE FROM snapshot_view WHERE id = ?", event.snapshotId());
+    }
+}

@@ -1,0 +1,72 @@
+package ai.convo.query.snapshot;
+
+import ai.convo.http.list.ListRequest;
+import ai.convo.http.media.ApiMedia;
+import ai.convo.http.media.Negotiation;
+import ai.convo.http.security.ApiPrincipal;
+import ai.convo.query.web.QueryParams;
+import ai.convo.query.web.Reads;
+import ai.convo.query.web.list.Column;
+import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Scope;
+import io.r2dbc.spi.Readable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/** Snapshot reads: the list of a project's (or the organisation's) snapshots, and one snapshot. */
+@RestController
+public class SnapshotQueryController {
+
+    static final ListDefinition LIST = new ListDefinition("snapshots", "snapshot_view", Map.of(
+            "name", Column.text("lower(name)"),
+            "createdAt", Column.number("created_at"),
+            "_id", Column.text("id")), "name");
+
+    static final Reads.One ONE = new Reads.One("snapshot_view", "Snapshot", "snapshot", SnapshotQueryController::wire);
+
+    private final Reads reads;
+
+    public SnapshotQueryController(Reads reads) {
+        this.reads = reads;
+    }
+
+    /** The snapshots of one project ({@code projectId}), or of the whole organisation without it. */
+    @GetMapping("/v2.0/snapshots")
+    public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
+        String projectId = QueryParams.optionalId(exchange, "projectId");
+        String org = caller.organisationId();
+        Scope scope = projectId == null
+                ? new Scope("organisation_id = :org", Map.of("org", org), "snapshots|" + org)
+                : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
+                        "snapshots|" + org + "|" + projectId);
+        return reads.page(exchange, media, LIST, request, scope, reads.exists("project_view", projectId, org),
+                "Project " + projectId, SnapshotQueryController::wire);
+    }
+
+    @GetMapping("/v2.0/snapshots/{snapshotId}")
+    public Mono<ResponseEntity<byte[]>> read(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                             @PathVariable String snapshotId) {
+        return reads.one(exchange, ApiMedia.JSON, ONE, "snapshotId", snapshotId, caller.organisationId());
+    }
+
+    static Map<String, Object> wire(Readable row) {
+        Map<String, Object> wire = new LinkedHashMap<>();
+        wire.put("_id", row.get("id", String.class));
+        wire.put("name", row.get("name", String.class));
+        wire.put("description", row.get("description", String.class));
+        wire.put("hash", row.get("hash", String.class));
+        wire.put("projectReference", row.get("project_id", String.class));
+        wire.put("createdAt", row.get("created_at", Long.class));
+        wire.put("createdBy", row.get("created_by", String.class));
+        return wire;
+    }
+}
