@@ -213,6 +213,9 @@ class TaskRunner {
             }
             try {
                 Optional<TaskRuns.State> state = runs.renew(run.claim.taskId(), runnerId, settings.leaseMillis());
+                if (state.isEmpty() && endedByThisRun(run)) {
+                    continue;
+                }
                 if (state.isEmpty() || state.get().attempts() != run.attempt) {
                     run.lost = true;
                     log.warn("Task runner {} lost task {} (attempt {}) to another runner", runnerId, run.claim.taskId(),
@@ -225,6 +228,12 @@ class TaskRunner {
                         e.toString());
             }
         }
+    }
+
+    /** The run ended its task a moment ago (it is still in {@link #running} until its thread tidies up). */
+    private boolean endedByThisRun(Run run) {
+        Optional<TaskRuns.State> state = runs.stateOf(run.claim.taskId());
+        return state.isPresent() && state.get().status().terminal() && state.get().attempts() == run.attempt;
     }
 
     // ---- one claimed task
@@ -283,6 +292,9 @@ class TaskRunner {
                 endFailed(taskId, run.attempt, reason(failed.getMessage()));
             }
         } catch (Exception | StackOverflowError | LinkageError unexpected) {
+            if (dead) {
+                return;
+            }
             log.warn("Task {} of type {} failed on attempt {}", taskId, run.claim.type(), run.attempt, unexpected);
             if (!run.lost) {
                 endFailed(taskId, run.attempt, GENERIC_FAILURE);
