@@ -329,6 +329,7 @@ class TaskApiTest extends ApiTestBase {
                 .expectBody(String.class).returnResult().getResponseBody();
         assertThat(csv.split("\r\n")[0]).isEqualTo("_id,status,type,parameters,lastChangedAt,lastCreatedAt,currentStep,"
                 + "totalStep,failReason,createdAt,lastChanged,createdBy,lastChangedBy");
+        awaitStatus(a, "cancelled");
         long before = eventCount();
         String other = submit("test-steps", Map.of()).taskId().value();
         long submitted = eventCount();
