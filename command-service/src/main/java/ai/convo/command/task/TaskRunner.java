@@ -154,7 +154,8 @@ class TaskRunner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        reporters.shutdownNow();
+        // not shutdownNow: interrupting a command mid-commit only confuses Axon; later reports are refused anyway
+        reporters.shutdown();
     }
 
     /** Stops at once as a killed process would: no lease renewed or given back, nothing more reported. For tests. */
@@ -162,7 +163,7 @@ class TaskRunner {
         dead = true;
         stopped = true;
         timer.shutdownNow();
-        reporters.shutdownNow();
+        reporters.shutdown();
     }
 
     // ---- claiming
