@@ -1,0 +1,80 @@
+package ai.convo.command.task;
+
+import ai.convo.contract.task.TaskStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.type.TypeReference;
+
+/**
+ * The runners' statements on {@code task_run}: claim, renew, look, give back. Each runs in its own short transaction
+ * (auto-commit), never inside a command's.
+ */
+@Component
+class TaskRuns {
+
+    /** A claimed row: what the runner needs to start, resume or end the task. */
+    record Claim(String taskId, String projectId, String organisationId, String type, TaskStatus status, int attempts,
+                 Map<String, Object> parameters, String createdBy, String creatorRole) {
+    }
+
+    record State(TaskStatus status, int attempts, String runnerId) {
+    }
+
+    private static final String OPEN = "('queued', 'active', 'cancelling')";
+
+    /**
+     * The oldest claimable task, locked so no other runner takes it: the first unfinished task of its project (so
+     * tasks of a project start in order and never overlap) whose lease is free or expired (its runner died), or a
+     * task cancelled before it ever started (it will not run, so it waits for nobody).
+     */
+    private static final String CLAIM = "UPDATE task_run r SET runner_id = ?, lease_until = now() + ? * interval '1 millisecond' "
+            + "WHERE r.task_id = (SELECT h.task_id FROM task_run h "
+            + "  WHERE h.status IN " + OPEN + " AND (h.lease_until IS NULL OR h.lease_until < now()) "
+            + "  AND ((h.status = 'cancelling' AND h.attempts = 0) OR NOT EXISTS (SELECT 1 FROM task_run e "
+            + "       WHERE e.project_id = h.project_id AND e.status IN " + OPEN + " AND e.seq < h.seq)) "
+            + "  ORDER BY h.seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
+            + "RETURNING r.task_id, r.project_id, r.organisation_id, r.type, r.status, r.attempts, r.parameters, "
+            + "r.created_by, r.creator_role";
+
+    private final JdbcTemplate jdbc;
+
+    TaskRuns(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    Optional<Claim> claim(String runnerId, long leaseMillis) {
+        List<Claim> claimed = jdbc.query(CLAIM, (rs, i) -> new Claim(rs.getString("task_id"), rs.getString("project_id"),
+                rs.getString("organisation_id"), rs.getString("type"), TaskStatus.valueOf(rs.getString("status")),
+                rs.getInt("attempts"), parameters(rs.getString("parameters")), rs.getString("created_by"),
+                rs.getString("creator_role")), runnerId, leaseMillis);
+        return claimed.stream().findFirst();
+    }
+
+    /** Extends this runner's lease; empty when the runner no longer holds the task (it ended or was taken over). */
+    Optional<State> renew(String taskId, String runnerId, long leaseMillis) {
+        return jdbc.query("UPDATE task_run SET lease_until = now() + ? * interval '1 millisecond' "
+                        + "WHERE task_id = ? AND runner_id = ? AND status IN " + OPEN + " RETURNING status, attempts, runner_id",
+                (rs, i) -> state(rs), leaseMillis, taskId, runnerId).stream().findFirst();
+    }
+
+    Optional<State> stateOf(String taskId) {
+        return jdbc.query("SELECT status, attempts, runner_id FROM task_run WHERE task_id = ?", (rs, i) -> state(rs),
+                taskId).stream().findFirst();
+    }
+
+    /** Gives back the leases of a runner that stops in good order, so another runner need not wait for them to expire. */
+    int release(String runnerId) {
+        return jdbc.update("UPDATE task_run SET lease_until = now() WHERE runner_id = ? AND status IN " + OPEN, runnerId);
+    }
+
+    private static State state(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new State(TaskStatus.valueOf(rs.getString("status")), rs.getInt("attempts"), rs.getString("runner_id"));
+    }
+
+    private static Map<String, Object> parameters(String json) {
+        return TaskRunLookup.JSON.readValue(json, new TypeReference<Map<String, Object>>() { });
+    }
+}
