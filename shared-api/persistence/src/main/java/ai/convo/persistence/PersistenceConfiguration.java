@@ -69,12 +69,15 @@ public class PersistenceConfiguration {
 
     private static void migrate(DataSource dataSource, String location, String table) {
         // Separate history tables let each service own its tables; Flyway's lock makes concurrent starts safe.
+        // Features are built in parallel and each owns its tables, so a lower version that lands after a higher
+        // one was applied (e.g. V9 after V15) is applied then rather than refused.
         Flyway.configure()
                 .dataSource(dataSource)
                 .locations(location)
                 .table(table)
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
+                .outOfOrder(true)
                 .load()
                 .migrate();
     }
