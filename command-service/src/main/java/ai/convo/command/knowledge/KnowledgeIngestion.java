@@ -9,6 +9,7 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**
@@ -21,6 +22,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(KnowledgeIngestion.GROUP)
+// Operators may run ingestion on some replicas only; it is on unless switched off.
+@ConditionalOnProperty(name = "app.knowledge.ingestion.enabled", havingValue = "true", matchIfMissing = true)
 public class KnowledgeIngestion {
 
     public static final String GROUP = "knowledge-ingestion";

@@ -15,6 +15,7 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
@@ -22,6 +23,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * PostgreSQL. The bootstrap creates a system administrator whose API key is {@link #ADMIN_KEY}.
  */
 @SpringBootTest(classes = CommandServiceApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Contexts share one database and all keep running: only the knowledge tests' context ingests, so pausing its
+// worker really holds a source in ingesting.
+@TestPropertySource(properties = "app.knowledge.ingestion.enabled=false")
 public abstract class ApiTestBase {
 
     static final TestDatabase.Settings DB = TestDatabase.newDatabase();

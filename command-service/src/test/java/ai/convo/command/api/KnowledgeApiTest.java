@@ -19,12 +19,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * The knowledge writes over real HTTP: POST/DELETE /v2.0/knowledgestores[/{id}], POST/DELETE
  * .../sources[/{id}] and the specification's PATCH .../sources/{id} with its status machine and auth schemes.
  */
+@TestPropertySource(properties = "app.knowledge.ingestion.enabled=true")
 class KnowledgeApiTest extends ApiTestBase {
 
     @Autowired
