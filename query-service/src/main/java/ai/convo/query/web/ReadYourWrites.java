@@ -49,10 +49,13 @@ public class ReadYourWrites {
             return Mono.error(ApiProblem.badRequest("The " + ApiResponses.EVENT_POSITION
                     + " header must be the integer a write response carried; got '" + header + "'."));
         }
-        return reached(position)
+        // Stop polling at the deadline rather than cancel a query in flight: a cancelled R2DBC query can leave
+        // its connection unusable, and enough of them starve the pool.
+        long deadline = System.nanoTime() + MAX_WAIT.toNanos();
+        return Mono.defer(() -> reached(position))
                 .filter(Boolean::booleanValue)
-                .repeatWhenEmpty(repeats -> repeats.delayElements(POLL))
-                .timeout(MAX_WAIT, Mono.just(false))
+                .repeatWhenEmpty(repeats -> repeats.takeWhile(i -> System.nanoTime() < deadline).delayElements(POLL))
+                .defaultIfEmpty(false)
                 .doOnNext(done -> exchange.getResponse().getHeaders()
                         .set("X-Event-Position-Reached", Boolean.toString(done)))
                 .then();
