@@ -224,6 +224,8 @@ public class TaskAggregate {
     @EventSourcingHandler
     void on(TaskCompletedEvent event) {
         status = TaskStatus.done;
+        // The last step is the work's commit, which it cannot report before it happens: done means all steps.
+        currentStep = Math.max(currentStep, totalStep);
         lastChanged = event.completedAt();
     }
 

@@ -63,6 +63,8 @@ public class TaskProjection {
     @EventHandler
     public void on(TaskCompletedEvent event) {
         ended(event.taskId(), TaskStatus.done, null, event.completedAt());
+        // The last step is the work's commit, which it cannot report before it happens: done means all steps.
+        jdbc.update("UPDATE task_view SET current_step = GREATEST(current_step, total_step) WHERE id = ?", event.taskId());
     }
 
     @EventHandler

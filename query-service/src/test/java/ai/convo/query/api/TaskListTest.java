@@ -236,8 +236,9 @@ class TaskListTest extends QueryTestBase {
         // given
         String path = "/v2.0/tasks/" + taskIds.get(0);
         String user = caller.userId();
-        // when / then
-        http.get().uri(path).header("X-API-Key", caller.apiKey()).exchange().expectStatus().isOk();
+        // when / then (the first read waits for the projection; the rest find the task in place)
+        http.get().uri(path).header("X-API-Key", caller.apiKey()).header("X-Event-Position", Long.toString(position))
+                .exchange().expectStatus().isOk();
         http.get().uri(path + "?api_key=" + caller.apiKey()).exchange().expectStatus().isOk();
         http.get().uri(path).header("Authorization", "Basic " + java.util.Base64.getEncoder()
                 .encodeToString((user + "@example.com:pw-" + user).getBytes())).exchange().expectStatus().isOk();

@@ -77,7 +77,7 @@ class TaskProjectionTest {
                 .containsEntry("total_step", 5L).containsEntry("last_changed", 120L);
         tasks.on(new TaskCompletedEvent(TASK, PROJECT, ORG, 130));
         assertThat(task()).containsEntry("status", "done").containsEntry("last_changed", 130L)
-                .containsEntry("last_changed_by", USER);
+                .containsEntry("last_changed_by", USER).as("done means every step").containsEntry("current_step", 5L);
     }
 
     @Test
