@@ -65,11 +65,13 @@ public class IntentFeedbackReads {
         if (intentIds.isEmpty() || localeIds.isEmpty()) {
             return Mono.just(new Reports(Map.of(), List.of(), 0));
         }
-        Mono<List<String>> dirty = dirtyLocales(flowId, localeIds);
+        Mono<List<String>> dirty = Mono.defer(() -> dirtyLocales(flowId, localeIds));
+        // Polls until the deadline rather than cancelling a query in flight (see ReadYourWrites).
+        long deadline = System.nanoTime() + Math.max(0, waitFor.toNanos());
         Mono<List<String>> settled = waitFor.isZero() || waitFor.isNegative() ? dirty
                 : dirty.filter(List::isEmpty)
-                        .repeatWhenEmpty(repeats -> repeats.delayElements(POLL))
-                        .timeout(waitFor, Mono.defer(() -> dirtyLocales(flowId, localeIds)));
+                        .repeatWhenEmpty(repeats -> repeats.takeWhile(i -> System.nanoTime() < deadline).delayElements(POLL))
+                        .switchIfEmpty(Mono.defer(() -> dirtyLocales(flowId, localeIds)));
         // the rows are read after the dirty check: a pair clean then has its current rows now (or newer ones)
         return settled.flatMap(dirtyLocales -> stored(intentIds, localeIds)
                 .zipWith(intentsInFlow(flowId), (stored, count) -> new Reports(stored, dirtyLocales, count)));

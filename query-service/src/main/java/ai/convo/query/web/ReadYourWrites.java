@@ -50,7 +50,7 @@ public class ReadYourWrites {
                     + " header must be the integer a write response carried; got '" + header + "'."));
         }
         // Stop polling at the deadline rather than cancel a query in flight: a cancelled R2DBC query can leave
-        // its connection unusable, and enough of them starve the pool.
+        // its connection unusable (r2dbc-postgresql 1.1), and the next request on it hangs.
         long deadline = System.nanoTime() + MAX_WAIT.toNanos();
         return Mono.defer(() -> reached(position))
                 .filter(Boolean::booleanValue)
@@ -79,8 +79,9 @@ public class ReadYourWrites {
                     return segmentReached(processors, name, segment, token, position);
                 })
                 .all()
-                .all(Boolean::booleanValue)
-                .defaultIfEmpty(false);
+                // Read every row before deciding: Flux.all would cancel the query at the first false row.
+                .collectList()
+                .map(reached -> !reached.isEmpty() && reached.stream().allMatch(Boolean::booleanValue));
     }
 
     private static boolean segmentReached(List<PooledStreamingEventProcessor> processors, String name, int segment,
