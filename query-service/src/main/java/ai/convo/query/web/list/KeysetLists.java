@@ -108,7 +108,10 @@ public class KeysetLists {
             sql.append(" OFFSET ").append(request.skip());
         }
 
-        Mono<Long> total = bind(db.sql(countSql), countBinds).map(row -> row.get("total", Long.class)).one();
+        // Never empty: an empty total (a kept count whose parent row just went) would end the zip at once and cancel
+        // the rows query in flight, and a cancelled R2DBC query can leave its connection hanging the next request.
+        Mono<Long> total = bind(db.sql(countSql), countBinds).map(row -> row.get("total", Long.class)).one()
+                .defaultIfEmpty(0L);
         Mono<List<Row>> rows = bind(db.sql(sql.toString()), binds)
                 .map(row -> new Row(mapper.apply(row), boundary(row, keys)))
                 .all()
