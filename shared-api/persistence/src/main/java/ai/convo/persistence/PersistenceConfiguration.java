@@ -27,6 +27,7 @@ import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.flywaydb.core.Flyway;
+import reactor.netty.resources.LoopResources;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
@@ -93,9 +94,20 @@ public class PersistenceConfiguration {
         return new DataSourceTransactionManager(dataSource);
     }
 
+    /**
+     * The R2DBC driver's own event loops. By default it shares Reactor Netty's global loops with the web server,
+     * and whatever disposes those (a closing or paused application context in the same JVM) leaves every later
+     * connection attempt hanging.
+     */
     @Bean(destroyMethod = "dispose")
-    public ConnectionPool connectionFactory(DatabaseSettings settings, DataSource migratedFirst) {
+    public LoopResources r2dbcLoops() {
+        return LoopResources.create("r2dbc", Math.max(2, Runtime.getRuntime().availableProcessors()), true);
+    }
+
+    @Bean(destroyMethod = "dispose")
+    public ConnectionPool connectionFactory(DatabaseSettings settings, DataSource migratedFirst, LoopResources r2dbcLoops) {
         PostgresqlConnectionFactory factory = new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration.builder()
+                .loopResources(r2dbcLoops)
                 .host(settings.host())
                 .port(settings.port())
                 .database(settings.database())
