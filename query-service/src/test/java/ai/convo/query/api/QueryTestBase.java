@@ -52,7 +52,7 @@ public abstract class QueryTestBase {
     void client() {
         http = WebTestClient.bindToServer()
                 .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
-                .responseTimeout(Duration.ofSeconds(30))
+                .responseTimeout(Duration.ofSeconds(120))
                 .build();
     }
 
