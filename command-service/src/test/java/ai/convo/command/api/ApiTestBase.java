@@ -1,12 +1,16 @@
 package ai.convo.command.api;
 
 import ai.convo.command.CommandServiceApplication;
+import ai.convo.testing.HangWatch;
 import ai.convo.testing.ServiceProperties;
 import ai.convo.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
+import io.r2dbc.pool.ConnectionPool;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -52,10 +56,20 @@ public abstract class ApiTestBase {
     void client() {
         http = WebTestClient.bindToServer()
                 .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
-                .responseTimeout(Duration.ofSeconds(120))
+                .responseTimeout(Duration.ofSeconds(30))
+                .filter((request, next) -> {
+                    ScheduledFuture<?> watch = HangWatch.arm(request.method() + " " + request.url(), 15,
+                            () -> HangWatch.databaseState(pool, dataSource));
+                    return next.exchange(request).doFinally(signal -> watch.cancel(false));
+                })
                 .codecs(c -> c.defaultCodecs().maxInMemorySize(4 * 1024 * 1024))
                 .build();
     }
+
+    @Autowired
+    ConnectionPool pool;
+    @Autowired
+    DataSource dataSource;
 
     static String basic(String email, String password) {
         return "Basic " + Base64.getEncoder().encodeToString((email + ":" + password).getBytes(StandardCharsets.UTF_8));

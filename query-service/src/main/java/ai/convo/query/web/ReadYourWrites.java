@@ -49,8 +49,8 @@ public class ReadYourWrites {
             return Mono.error(ApiProblem.badRequest("The " + ApiResponses.EVENT_POSITION
                     + " header must be the integer a write response carried; got '" + header + "'."));
         }
-        // Stop polling at the deadline rather than cancel a query in flight: a cancelled R2DBC query can leave
-        // its connection unusable (r2dbc-postgresql 1.1), and the next request on it hangs.
+        // Stop polling at the deadline rather than time out: a timeout would cancel a query in flight, and the
+        // driver then has to drain or abandon that connection's answer.
         long deadline = System.nanoTime() + MAX_WAIT.toNanos();
         return Mono.defer(() -> reached(position))
                 .filter(Boolean::booleanValue)

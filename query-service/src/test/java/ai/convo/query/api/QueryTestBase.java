@@ -5,10 +5,14 @@ import ai.convo.contract.locale.LocaleCreatedEvent;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.http.security.Secrets;
 import ai.convo.query.QueryServiceApplication;
+import ai.convo.testing.HangWatch;
 import ai.convo.testing.ServiceProperties;
 import ai.convo.testing.TestDatabase;
+import io.r2dbc.pool.ConnectionPool;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import javax.sql.DataSource;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,9 +56,19 @@ public abstract class QueryTestBase {
     void client() {
         http = WebTestClient.bindToServer()
                 .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
-                .responseTimeout(Duration.ofSeconds(120))
+                .responseTimeout(Duration.ofSeconds(30))
+                .filter((request, next) -> {
+                    ScheduledFuture<?> watch = HangWatch.arm(request.method() + " " + request.url(), 15,
+                            () -> HangWatch.databaseState(pool, dataSource));
+                    return next.exchange(request).doFinally(signal -> watch.cancel(false));
+                })
                 .build();
     }
+
+    @Autowired
+    ConnectionPool pool;
+    @Autowired
+    DataSource dataSource;
 
     /** A user with an API key, as the command service's identity lookup would have stored them. */
     public record Caller(String organisationId, String userId, String apiKey) {

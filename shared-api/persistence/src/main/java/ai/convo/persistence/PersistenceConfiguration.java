@@ -95,9 +95,8 @@ public class PersistenceConfiguration {
     }
 
     /**
-     * The R2DBC driver's own event loops. By default it shares Reactor Netty's global loops with the web server,
-     * and whatever disposes those (a closing or paused application context in the same JVM) leaves every later
-     * connection attempt hanging.
+     * The R2DBC driver's own event loops, so database I/O never waits behind HTTP I/O on a shared loop and each
+     * application context closes what it opened (by default the driver uses Reactor Netty's global loops).
      */
     @Bean(destroyMethod = "dispose")
     public LoopResources r2dbcLoops() {

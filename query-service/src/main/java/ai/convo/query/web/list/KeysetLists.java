@@ -108,8 +108,8 @@ public class KeysetLists {
             sql.append(" OFFSET ").append(request.skip());
         }
 
-        // Never empty: an empty total (a kept count whose parent row just went) would end the zip at once and cancel
-        // the rows query in flight, and a cancelled R2DBC query can leave its connection hanging the next request.
+        // Never empty: an empty total (a kept count whose parent row just went) would end the zip at once, cancel
+        // the rows query in flight and answer nothing instead of an empty page.
         Mono<Long> total = bind(db.sql(countSql), countBinds).map(row -> row.get("total", Long.class)).one()
                 .defaultIfEmpty(0L);
         Mono<List<Row>> rows = bind(db.sql(sql.toString()), binds)
