@@ -4,7 +4,6 @@ import ai.convo.contract.common.Ids;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.Renderer;
-import ai.convo.http.problem.ApiProblem;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -172,36 +171,10 @@ final class IntentBody {
 
     /** Throws one 400 listing every invalid field of both kinds, if there is any. */
     void validate() {
-        Map<String, Object> all = new LinkedHashMap<>();
-        try {
-            body.validate();
-        } catch (ApiProblem problem) {
-            all.putAll(problem.details());
-        }
-        all.putAll(errors);
-        if (all.isEmpty()) {
-            return;
-        }
-        StringBuilder detail = new StringBuilder("The request body is invalid: ");
-        boolean first = true;
-        for (Map.Entry<String, Object> error : all.entrySet()) {
-            detail.append(first ? "" : "; ").append(error.getKey()).append(' ').append(error.getValue());
-            first = false;
-        }
-        throw ApiProblem.badRequest(detail.append('.').toString(), all);
+        body.validate(errors);
     }
 
     private static String kind(JsonNode node) {
-        if (node.isNull()) {
-            return "null";
-        }
-        if (node.isString()) {
-            String text = node.stringValue();
-            return "'" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "'";
-        }
-        if (node.isBoolean() || node.isNumber()) {
-            return node.toString();
-        }
-        return node.isArray() ? "an array" : "an object";
+        return JsonBody.kind(node);
     }
 }

@@ -3,7 +3,6 @@ package ai.convo.command.knowledge;
 import ai.convo.contract.knowledge.KnowledgeRules;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.Renderer;
-import ai.convo.http.problem.ApiProblem;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -105,36 +104,10 @@ final class KnowledgeBody {
 
     /** Throws one 400 listing every invalid field of both kinds, if there is any. */
     void validate() {
-        Map<String, Object> all = new LinkedHashMap<>();
-        try {
-            body.validate();
-        } catch (ApiProblem problem) {
-            all.putAll(problem.details());
-        }
-        all.putAll(errors);
-        if (all.isEmpty()) {
-            return;
-        }
-        StringBuilder detail = new StringBuilder("The request body is invalid: ");
-        boolean first = true;
-        for (Map.Entry<String, Object> error : all.entrySet()) {
-            detail.append(first ? "" : "; ").append(error.getKey()).append(' ').append(error.getValue());
-            first = false;
-        }
-        throw ApiProblem.badRequest(detail.append('.').toString(), all);
+        body.validate(errors);
     }
 
     private static String kind(JsonNode node) {
-        if (node.isNull()) {
-            return "null";
-        }
-        if (node.isString()) {
-            String text = node.stringValue();
-            return "'" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "'";
-        }
-        if (node.isBoolean() || node.isNumber()) {
-            return node.toString();
-        }
-        return node.isArray() ? "an array" : "an object";
+        return JsonBody.kind(node);
     }
 }

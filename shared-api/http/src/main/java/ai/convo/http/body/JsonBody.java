@@ -203,26 +203,37 @@ public final class JsonBody {
 
     /** Throws one 400 listing every invalid field, if there is any. */
     public void validate() {
-        if (errors.isEmpty()) {
+        validate(Map.of());
+    }
+
+    /**
+     * Throws one 400 listing every invalid field, this body's and {@code more} (found by a caller that checks
+     * shapes this class does not know), if there is any.
+     */
+    public void validate(Map<String, ?> more) {
+        Map<String, Object> all = new LinkedHashMap<>(errors);
+        all.putAll(more);
+        if (all.isEmpty()) {
             return;
         }
         StringBuilder detail = new StringBuilder("The request body is invalid: ");
         boolean first = true;
-        for (Map.Entry<String, Object> error : errors.entrySet()) {
+        for (Map.Entry<String, Object> error : all.entrySet()) {
             if (!first) {
                 detail.append("; ");
             }
             detail.append(error.getKey()).append(' ').append(error.getValue());
             first = false;
         }
-        throw ApiProblem.badRequest(detail.append('.').toString(), errors);
+        throw ApiProblem.badRequest(detail.append('.').toString(), all);
     }
 
     public static Set<String> fields(String... names) {
         return Set.of(names);
     }
 
-    private static String kind(JsonNode node) {
+    /** How a wrong value is named in a problem: the value itself (strings cut at 40 characters) or its kind. */
+    public static String kind(JsonNode node) {
         if (node.isNull()) {
             return "null";
         }
