@@ -9,7 +9,6 @@ import io.r2dbc.pool.ConnectionPool;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -57,11 +56,7 @@ public abstract class ApiTestBase {
         http = WebTestClient.bindToServer()
                 .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
                 .responseTimeout(Duration.ofSeconds(30))
-                .filter((request, next) -> {
-                    ScheduledFuture<?> watch = HangWatch.arm(request.method() + " " + request.url(), 15,
-                            () -> HangWatch.databaseState(pool, dataSource));
-                    return next.exchange(request).doFinally(signal -> watch.cancel(false));
-                })
+                .filter(HangWatch.reportAndRetryUnanswered(() -> HangWatch.databaseState(pool, dataSource)))
                 .codecs(c -> c.defaultCodecs().maxInMemorySize(4 * 1024 * 1024))
                 .build();
     }

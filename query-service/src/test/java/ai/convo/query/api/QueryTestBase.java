@@ -11,7 +11,6 @@ import ai.convo.testing.TestDatabase;
 import io.r2dbc.pool.ConnectionPool;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
 import javax.sql.DataSource;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,11 +56,7 @@ public abstract class QueryTestBase {
         http = WebTestClient.bindToServer()
                 .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
                 .responseTimeout(Duration.ofSeconds(30))
-                .filter((request, next) -> {
-                    ScheduledFuture<?> watch = HangWatch.arm(request.method() + " " + request.url(), 15,
-                            () -> HangWatch.databaseState(pool, dataSource));
-                    return next.exchange(request).doFinally(signal -> watch.cancel(false));
-                })
+                .filter(HangWatch.reportAndRetryUnanswered(() -> HangWatch.databaseState(pool, dataSource)))
                 .build();
     }
 
