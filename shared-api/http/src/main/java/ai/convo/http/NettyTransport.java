@@ -3,7 +3,7 @@ package ai.convo.http;
 /**
  * Which Netty transport the services run on. On the sandboxed kernel (gVisor) these services run and are tested on,
  * the request of a newly opened connection was now and then never read, and its client waited forever: in 5 of 12
- * query-service suite runs on Netty's native epoll transport, in 1 of 8 on the JDK's NIO transport (README,
+ * query-service suite runs on Netty's native epoll transport, in 2 of 10 on the JDK's NIO transport (README,
  * "Netty transport"). Whoever trusts their kernel can choose native again with {@code -Dreactor.netty.native=true}.
  */
 public final class NettyTransport {
