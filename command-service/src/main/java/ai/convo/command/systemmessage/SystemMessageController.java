@@ -12,6 +12,7 @@ import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.security.ApiPrincipal;
+import ai.convo.persistence.PrincipalKeys;
 import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -56,7 +57,7 @@ public class SystemMessageController {
         boolean shown = Boolean.TRUE.equals(showOnLogin);
         SystemMessageRecord record = new SystemMessageRecord(id.value(), message, until, shown, now, now,
                 caller.userId(), caller.userId());
-        return commands.send(new CreateSystemMessageCommand(id, caller.actor(), message, until, shown, now), id.value())
+        return commands.sendReadBy(PrincipalKeys.SYSTEM_MESSAGE, new CreateSystemMessageCommand(id, caller.actor(), message, until, shown, now), id.value())
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
                         new Representation.Single("systemMessage", record.toWire()), null, sent.position()));
     }

@@ -1,6 +1,8 @@
 package ai.convo.command.web;
 
+import ai.convo.command.consistency.PrincipalWrites;
 import ai.convo.contract.common.DomainException;
+import ai.convo.http.security.ApiPrincipal;
 import ai.convo.persistence.EventPositions;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -9,6 +11,7 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.security.core.context.ReactiveSecurityContextHolder;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -16,6 +19,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * Sends commands off the Netty event loop: the command bus runs the handler and the JDBC append on the
  * caller's thread. Answers the handler's result and the global position of the newest event written.
+ * Every command sent here is recorded as a write of the authenticated principal ({@link PrincipalWrites}), so that
+ * principal's later reads reflect it on every query replica.
  */
 @Component
 public class Commands {
@@ -32,17 +37,37 @@ public class Commands {
     }
 
     public <R> Mono<Sent<R>> send(Object command, String... aggregateIds) {
-        return Mono.fromCallable(() -> {
+        return sendReadBy(null, command, aggregateIds);
+    }
+
+    /**
+     * Like {@link #send}, and the write is also one every reader of {@code publicKey} waits for: for what a public
+     * route (no principal) shows, such as the current system message ({@link ai.convo.persistence.PrincipalKeys}).
+     */
+    public <R> Mono<Sent<R>> sendReadBy(String publicKey, Object command, String... aggregateIds) {
+        return principalKeys(publicKey).flatMap(keys -> Mono.fromCallable(() -> PrincipalWrites.as(keys, () -> {
                     R result = gateway.sendAndWait(command);
                     return new Sent<>(result, positions.latestOf(List.of(aggregateIds)));
-                })
-                .subscribeOn(Schedulers.boundedElastic())
+                }))
+                .subscribeOn(Schedulers.boundedElastic()))
                 .onErrorMap(Commands::translate);
     }
 
-    /** For blocking lookups (JDBC) that must also stay off the event loop. */
+    /** For blocking work (JDBC lookups, commands sent directly) that must also stay off the event loop. */
     public <T> Mono<T> blocking(Callable<T> work) {
-        return Mono.fromCallable(work).subscribeOn(Schedulers.boundedElastic()).onErrorMap(Commands::translate);
+        return principalKeys(null)
+                .flatMap(keys -> Mono.fromCallable(() -> PrincipalWrites.as(keys, work)).subscribeOn(Schedulers.boundedElastic()))
+                .onErrorMap(Commands::translate);
+    }
+
+    /** The keys a write is recorded under: the caller's user id, and a public key if given. */
+    private static Mono<String> principalKeys(String publicKey) {
+        String extra = publicKey == null ? "" : publicKey;
+        return ReactiveSecurityContextHolder.getContext()
+                .map(context -> context.getAuthentication() != null
+                        && context.getAuthentication().getPrincipal() instanceof ApiPrincipal principal
+                        ? (extra.isEmpty() ? principal.userId() : principal.userId() + "," + extra) : extra)
+                .defaultIfEmpty(extra);
     }
 
     static Throwable translate(Throwable error) {

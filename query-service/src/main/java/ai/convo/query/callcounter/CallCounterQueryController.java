@@ -7,7 +7,6 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.web.QueryParams;
-import ai.convo.query.web.ReadYourWrites;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -31,11 +30,9 @@ import reactor.core.publisher.Mono;
 public class CallCounterQueryController {
 
     private final DatabaseClient db;
-    private final ReadYourWrites consistency;
 
-    public CallCounterQueryController(DatabaseClient db, ReadYourWrites consistency) {
+    public CallCounterQueryController(DatabaseClient db) {
         this.db = db;
-        this.consistency = consistency;
     }
 
     @GetMapping("/v3.0/callcounter")
@@ -55,8 +52,7 @@ public class CallCounterQueryController {
                     .map(row -> true).one().defaultIfEmpty(false);
         }
         Optional<CallCounterPeriod> period = requested.available(today);
-        return consistency.await(exchange)
-                .then(visible)
+        return visible
                 .flatMap(exists -> exists ? Mono.just(true)
                         : Mono.error(ApiProblem.notFound("Organisation " + organisationId + " does not exist.")))
                 .flatMap(ok -> period.map(p -> days(organisationId, p)).orElse(Mono.just(List.of())))

@@ -58,28 +58,44 @@ public class IntentFeedbackReads {
     }
 
     /**
-     * The reports of these intents of the flow in these locales. With {@code waitFor} &gt; 0 (a read-your-writes
-     * request) it first waits, at most that long, until no pair (flow, locale) is dirty.
+     * The reports of these intents of the flow in these locales, for a read that must reflect every change up to
+     * {@code position} (0: none). Such a read first waits, until {@code deadlineNanos}, for every mark at or below
+     * it to be analysed; a pair still marked then is a {@link ReportsPending}. A pair marked only by later changes
+     * shows its stored report, which reflects the position; without a position, every marked pair shows null.
      */
-    Mono<Reports> reports(String flowId, Collection<String> intentIds, Collection<String> localeIds, Duration waitFor) {
+    Mono<Reports> reports(String flowId, Collection<String> intentIds, Collection<String> localeIds, long position,
+                          long deadlineNanos) {
         if (intentIds.isEmpty() || localeIds.isEmpty()) {
             return Mono.just(new Reports(Map.of(), List.of(), 0));
         }
-        Mono<List<String>> dirty = Mono.defer(() -> dirtyLocales(flowId, localeIds));
-        // Polls until the deadline rather than cancelling a query in flight (see ReadYourWrites).
-        long deadline = System.nanoTime() + Math.max(0, waitFor.toNanos());
-        Mono<List<String>> settled = waitFor.isZero() || waitFor.isNegative() ? dirty
+        long upTo = position > 0 ? position : Long.MAX_VALUE;
+        Mono<List<String>> dirty = Mono.defer(() -> dirtyLocales(flowId, localeIds, upTo));
+        // Polls until the deadline rather than cancelling a query in flight (see ProjectionProgress).
+        Mono<List<String>> settled = position <= 0 ? dirty
                 : dirty.filter(List::isEmpty)
-                        .repeatWhenEmpty(repeats -> repeats.takeWhile(i -> System.nanoTime() < deadline).delayElements(POLL))
-                        .switchIfEmpty(Mono.defer(() -> dirtyLocales(flowId, localeIds)));
+                        .repeatWhenEmpty(repeats -> repeats.takeWhile(i -> System.nanoTime() < deadlineNanos)
+                                .delayElements(POLL))
+                        .switchIfEmpty(Mono.error(() -> new ReportsPending(position)));
         // the rows are read after the dirty check: a pair clean then has its current rows now (or newer ones)
         return settled.flatMap(dirtyLocales -> stored(intentIds, localeIds)
                 .zipWith(intentsInFlow(flowId), (stored, count) -> new Reports(stored, dirtyLocales, count)));
     }
 
-    private Mono<List<String>> dirtyLocales(String flowId, Collection<String> localeIds) {
-        return db.sql("SELECT locale_id FROM intent_feedback_dirty WHERE flow_id = :flow AND locale_id = ANY(:locales)")
-                .bind("flow", flowId).bind("locales", localeIds.toArray(String[]::new))
+    /** Reports a read must reflect were not recomputed in time. */
+    static final class ReportsPending extends RuntimeException {
+
+        final long position;
+
+        ReportsPending(long position) {
+            super(null, null, false, false);
+            this.position = position;
+        }
+    }
+
+    private Mono<List<String>> dirtyLocales(String flowId, Collection<String> localeIds, long upTo) {
+        return db.sql("SELECT locale_id FROM intent_feedback_dirty WHERE flow_id = :flow AND locale_id = ANY(:locales) "
+                        + "AND first_position <= :upTo")
+                .bind("flow", flowId).bind("locales", localeIds.toArray(String[]::new)).bind("upTo", upTo)
                 .map(row -> row.get("locale_id", String.class))
                 .all().collectList();
     }

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -145,8 +147,8 @@ public class IntentProjection {
         int updated = jdbc.update("UPDATE sentence_view SET text = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
                 event.text(), event.changedAt(), event.changedBy(), event.sentenceId());
         if (updated == 1) {
-            jdbc.update(MARK + "SELECT flow_id, locale_id, nextval('intent_feedback_generation') FROM sentence_view "
-                    + "WHERE id = ?" + ON_MARKED, event.sentenceId());
+            jdbc.update(MARK + "SELECT flow_id, locale_id, nextval('intent_feedback_generation'), ? FROM sentence_view "
+                    + "WHERE id = ?" + ON_MARKED, currentPosition(), event.sentenceId());
         }
     }
 
@@ -164,22 +166,38 @@ public class IntentProjection {
 
     // ---- feedback reports: what changes the analysis input of a (flow, locale) marks it dirty, in this transaction
 
-    private static final String MARK = "INSERT INTO intent_feedback_dirty (flow_id, locale_id, generation) ";
+    private static final String MARK = "INSERT INTO intent_feedback_dirty (flow_id, locale_id, generation, first_position) ";
     /**
      * A new generation on an existing mark takes its row lock (ON CONFLICT DO NOTHING would not): a refresher
      * cannot claim the pair while this transaction is open, and one that claimed it before sees the generation
-     * change and discards its result. marked_at keeps the first mark, so a busy pair keeps its place in line.
+     * change and discards its result. marked_at keeps the first mark, so a busy pair keeps its place in line, and
+     * first_position the first change not yet analysed, which reads that must reflect it wait for.
      */
     private static final String ON_MARKED = " ON CONFLICT (flow_id, locale_id) DO UPDATE SET generation = EXCLUDED.generation";
 
     private void markDirty(String flowId, String localeId) {
-        jdbc.update(MARK + "VALUES (?, ?, nextval('intent_feedback_generation'))" + ON_MARKED, flowId, localeId);
+        jdbc.update(MARK + "VALUES (?, ?, nextval('intent_feedback_generation'), ?)" + ON_MARKED, flowId, localeId,
+                currentPosition());
     }
 
     /** Every locale the flow has sentences in (the intents of a flow are part of every locale's analysis). */
     private void markFlowDirty(String flowId) {
-        jdbc.update(MARK + "SELECT flow_id, locale_id, nextval('intent_feedback_generation') FROM "
-                + "(SELECT DISTINCT flow_id, locale_id FROM intent_sentence_count WHERE flow_id = ?) AS locales" + ON_MARKED, flowId);
+        jdbc.update(MARK + "SELECT flow_id, locale_id, nextval('intent_feedback_generation'), ? FROM "
+                + "(SELECT DISTINCT flow_id, locale_id FROM intent_sentence_count WHERE flow_id = ?) AS locales" + ON_MARKED,
+                currentPosition(), flowId);
+    }
+
+    /**
+     * The global position of the event being handled; 0 (which every read-your-writes wait honours) when it is not
+     * known, e.g. when a test feeds the event directly.
+     */
+    private static long currentPosition() {
+        if (!CurrentUnitOfWork.isStarted()
+                || !(CurrentUnitOfWork.get().getMessage() instanceof TrackedEventMessage<?> tracked)
+                || tracked.trackingToken() == null) {
+            return 0;
+        }
+        return tracked.trackingToken().position().orElse(0);
     }
 
     // ---- column values

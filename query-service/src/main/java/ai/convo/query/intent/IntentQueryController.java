@@ -9,16 +9,15 @@ import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
+import ai.convo.query.consistency.ReadYourWrites;
 import ai.convo.query.web.ListResponses;
 import ai.convo.query.web.QueryParams;
-import ai.convo.query.web.ReadYourWrites;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.ResponseCache;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.ListDefinition;
 import ai.convo.query.web.list.Scope;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -70,21 +69,18 @@ public class IntentQueryController {
             "lastChanged", Column.number("last_changed")), "text");
 
     private final Reads reads;
-    private final KeysetLists lists;
     private final ReadYourWrites consistency;
+    private final KeysetLists lists;
     private final IntentReads intents;
     private final IntentFeedbackReads feedback;
     private final ResponseCache cache;
 
-    /** The same bound as ReadYourWrites.MAX_WAIT: a read-your-writes list waits at most this long in total. */
-    static final Duration READ_YOUR_WRITES_BUDGET = Duration.ofSeconds(2);
-
     public IntentQueryController(Reads reads, KeysetLists lists, ReadYourWrites consistency, IntentReads intents,
                                  IntentFeedbackReads feedback, ResponseCache cache) {
         this.reads = reads;
+        this.consistency = consistency;
         this.cache = cache;
         this.lists = lists;
-        this.consistency = consistency;
         this.intents = intents;
         this.feedback = feedback;
     }
@@ -124,10 +120,8 @@ public class IntentQueryController {
         String total = parent != null ? null : "SELECT " + (includeChildren ? "root_count" : "intent_count")
                 + " AS total FROM intent_flow_view WHERE id = :flow AND organisation_id = :org";
         Scope scope = new Scope(where.toString(), binds, "intents|" + org + "|" + flowId + "|" + level, total);
-        long started = System.nanoTime();
 
-        return cache.answer(exchange, org, media, new String[] {"flow:" + flowId, "locales"}, () -> consistency.await(exchange)
-                .then(intents.flowLocales(flowId, org, preferred, "preferredLocaleId"))
+        return cache.answer(exchange, org, media, new String[] {"flow:" + flowId, "locales"}, () -> Mono.defer(() -> intents.flowLocales(flowId, org, preferred, "preferredLocaleId"))
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Flow " + flowId + " does not exist.")))
                 .flatMap(locales -> parent == null ? Mono.just(locales) : intents.intentExists(flowId, parent, org)
                         .flatMap(ok -> ok ? Mono.just(locales) : Mono.error(ApiProblem.invalidParameter("parent",
@@ -135,7 +129,7 @@ public class IntentQueryController {
                 .flatMap(locales -> lists.page(INTENTS, scope, request, IntentRows::listItem)
                         .flatMap(page -> localize(flowId, org, page.items(), includeChildren, locales)
                                 .flatMap(shown -> feedbackReport
-                                        ? withFeedback(flowId, shown, feedbackWait(exchange, started)) : Mono.empty())
+                                        ? withFeedback(exchange, flowId, shown, ReadYourWrites.required(exchange)) : Mono.empty())
                                 .thenReturn(page)))
                 .map(page -> ListResponses.page(exchange, media, page)));
     }
@@ -149,8 +143,7 @@ public class IntentQueryController {
         QueryParams.pathId("intentId", intentId);
         String preferred = QueryParams.optionalId(exchange, "preferredLocaleId");
         String org = caller.organisationId();
-        return consistency.await(exchange)
-                .then(intents.intent(flowId, intentId, org, row -> Map.entry(row.get("project_id", String.class),
+        return Mono.defer(() -> intents.intent(flowId, intentId, org, row -> Map.entry(row.get("project_id", String.class),
                         IntentRows.intent(row))))
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Intent " + intentId + " does not exist in flow "
                         + flowId + ".")))
@@ -197,8 +190,7 @@ public class IntentQueryController {
         QueryParams.pathId("flowId", flowId);
         QueryParams.pathId("intentId", intentId);
         QueryParams.pathId("sentenceId", sentenceId);
-        return consistency.await(exchange)
-                .then(intents.sentence(flowId, intentId, sentenceId, caller.organisationId(), IntentRows::sentenceWire))
+        return Mono.defer(() -> intents.sentence(flowId, intentId, sentenceId, caller.organisationId(), IntentRows::sentenceWire))
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Sentence " + sentenceId + " does not exist in intent "
                         + intentId + ".")))
                 .map(body -> ApiResponses.ok(exchange, media, new Representation.Single("sentence", body)));
@@ -239,7 +231,8 @@ public class IntentQueryController {
      * Puts each shown intent's feedback report in its localeReference under {@code feedbackReport} (nested
      * children included): one query for the reports of all shown intents ({@link IntentFeedbackReads}).
      */
-    private Mono<Void> withFeedback(String flowId, List<Map<String, Object>> shown, Duration waitFor) {
+    private Mono<Void> withFeedback(ServerWebExchange exchange, String flowId, List<Map<String, Object>> shown,
+                                    ReadYourWrites.Required required) {
         Set<String> ids = new LinkedHashSet<>();
         Set<String> localeIds = new LinkedHashSet<>();
         for (Map<String, Object> item : shown) {
@@ -248,25 +241,17 @@ public class IntentQueryController {
                 localeIds.add((String) item.get("localeReference"));
             }
         }
-        return feedback.reports(flowId, ids, localeIds, waitFor).doOnNext(reports -> {
+        return feedback.reports(flowId, ids, localeIds, required.position(), required.deadlineNanos())
+                .onErrorMap(IntentFeedbackReads.ReportsPending.class, pending -> consistency.catchingUp(pending.position))
+                .doOnNext(reports -> {
+                    // a cached copy reflects the feedback only as far as this read waited for it
+                    ResponseCache.reflectsAtMost(exchange, required.position() > 0 ? required.position()
+                            : reports.dirtyLocales().isEmpty() ? Long.MAX_VALUE : 0);
             for (Map<String, Object> item : shown) {
                 String locale = (String) item.get("localeReference");
                 item.put("feedbackReport", locale == null ? null : reports.of((String) item.get("_id"), locale));
             }
         }).then();
-    }
-
-    /**
-     * A read-your-writes request (X-Event-Position) also waits for the reports of its page to be recomputed,
-     * within what is left of ReadYourWrites' wait ({@link #READ_YOUR_WRITES_BUDGET}); others take them as they are.
-     */
-    private static Duration feedbackWait(ServerWebExchange exchange, long started) {
-        String header = exchange.getRequest().getHeaders().getFirst(ApiResponses.EVENT_POSITION);
-        if (header == null || header.isBlank()) {
-            return Duration.ZERO;
-        }
-        Duration left = READ_YOUR_WRITES_BUDGET.minusNanos(System.nanoTime() - started);
-        return left.isNegative() ? Duration.ZERO : left;
     }
 
     /**

@@ -11,7 +11,6 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.web.QueryParams;
-import ai.convo.query.web.ReadYourWrites;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
@@ -57,12 +56,10 @@ public class KnowledgeQueryController {
 
     private final Reads reads;
     private final DatabaseClient db;
-    private final ReadYourWrites consistency;
 
-    public KnowledgeQueryController(Reads reads, DatabaseClient db, ReadYourWrites consistency) {
+    public KnowledgeQueryController(Reads reads, DatabaseClient db) {
         this.reads = reads;
         this.db = db;
-        this.consistency = consistency;
     }
 
     /** The stores of one project ({@code projectId}), or of the whole organisation without it. */
@@ -107,8 +104,7 @@ public class KnowledgeQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("knowledgeStoreId", knowledgeStoreId);
         QueryParams.pathId("sourceId", sourceId);
-        return consistency.await(exchange)
-                .then(db.sql("SELECT * FROM knowledge_source_view WHERE id = :id AND store_id = :store "
+        return Mono.defer(() -> db.sql("SELECT * FROM knowledge_source_view WHERE id = :id AND store_id = :store "
                                 + "AND organisation_id = :org")
                         .bind("id", sourceId).bind("store", knowledgeStoreId).bind("org", caller.organisationId())
                         .map(KnowledgeQueryController::source).one())

@@ -9,7 +9,6 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.web.QueryParams;
-import ai.convo.query.web.ReadYourWrites;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
@@ -48,12 +47,10 @@ public class StateQueryController {
 
     private final Reads reads;
     private final DatabaseClient db;
-    private final ReadYourWrites consistency;
 
-    public StateQueryController(Reads reads, DatabaseClient db, ReadYourWrites consistency) {
+    public StateQueryController(Reads reads, DatabaseClient db) {
         this.reads = reads;
         this.db = db;
-        this.consistency = consistency;
     }
 
     /** GET /v2.0/flows/{flowId}/states: the common list parameters, 25 per page by default. */
@@ -77,8 +74,7 @@ public class StateQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("flowId", flowId);
         QueryParams.pathId("stateId", stateId);
-        return consistency.await(exchange)
-                .then(db.sql("SELECT * FROM state_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
+        return Mono.defer(() -> db.sql("SELECT * FROM state_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
                         .bind("id", stateId).bind("flow", flowId).bind("org", caller.organisationId())
                         .map(StateQueryController::wire).one())
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("State " + stateId + " does not exist in flow "

@@ -6,7 +6,9 @@ import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
-import ai.convo.query.web.ReadYourWrites;
+import ai.convo.persistence.PrincipalKeys;
+import ai.convo.query.consistency.ReadYourWrites;
+import java.util.List;
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import java.util.Map;
@@ -33,7 +35,7 @@ public class SystemMessageQueryController {
     @GetMapping("/v2.0/system/message")
     public Mono<ResponseEntity<byte[]>> current(ServerWebExchange exchange) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
-        return consistency.await(exchange)
+        return consistency.await(exchange, List.of(PrincipalKeys.SYSTEM_MESSAGE))
                 .then(Mono.defer(() -> db.sql("SELECT * FROM system_message_view WHERE until > :now "
                                 + "ORDER BY created_at DESC, id DESC LIMIT 1")
                         .bind("now", Instant.now().getEpochSecond())

@@ -9,7 +9,6 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.web.QueryParams;
-import ai.convo.query.web.ReadYourWrites;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
@@ -42,12 +41,10 @@ public class TokenQueryController {
 
     private final Reads reads;
     private final DatabaseClient db;
-    private final ReadYourWrites consistency;
 
-    public TokenQueryController(Reads reads, DatabaseClient db, ReadYourWrites consistency) {
+    public TokenQueryController(Reads reads, DatabaseClient db) {
         this.reads = reads;
         this.db = db;
-        this.consistency = consistency;
     }
 
     /** The specification's token list: the custom tokens of one project of the caller's organisation. */
@@ -71,8 +68,7 @@ public class TokenQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("projectId", projectId);
         QueryParams.pathId("snippetId", snippetId);
-        return consistency.await(exchange)
-                .then(db.sql("SELECT * FROM token_view WHERE id = :id AND project_id = :project AND organisation_id = :org")
+        return Mono.defer(() -> db.sql("SELECT * FROM token_view WHERE id = :id AND project_id = :project AND organisation_id = :org")
                         .bind("id", snippetId).bind("project", projectId).bind("org", caller.organisationId())
                         .map(TokenQueryController::wire).one())
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Token " + snippetId + " does not exist in project "

@@ -8,7 +8,6 @@ import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import ai.convo.query.web.ReadYourWrites;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
@@ -25,11 +24,9 @@ import reactor.core.publisher.Mono;
 public class VoiceAssistantQueryController {
 
     private final DatabaseClient db;
-    private final ReadYourWrites consistency;
 
-    public VoiceAssistantQueryController(DatabaseClient db, ReadYourWrites consistency) {
+    public VoiceAssistantQueryController(DatabaseClient db) {
         this.db = db;
-        this.consistency = consistency;
     }
 
     @GetMapping("/v2.0/external/{voiceAssistant}/users/me")
@@ -37,8 +34,7 @@ public class VoiceAssistantQueryController {
                                            @PathVariable String voiceAssistant) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         VoiceAssistant assistant = assistant(voiceAssistant);
-        return consistency.await(exchange)
-                .then(db.sql("SELECT * FROM voice_assistant_link_view WHERE user_id = :user AND organisation_id = :org "
+        return Mono.defer(() -> db.sql("SELECT * FROM voice_assistant_link_view WHERE user_id = :user AND organisation_id = :org "
                                 + "AND voice_assistant = :assistant")
                         .bind("user", caller.userId()).bind("org", caller.organisationId())
                         .bind("assistant", assistant.code())

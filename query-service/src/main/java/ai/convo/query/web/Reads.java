@@ -32,20 +32,17 @@ public class Reads {
 
     private final DatabaseClient db;
     private final KeysetLists lists;
-    private final ReadYourWrites consistency;
 
-    public Reads(DatabaseClient db, KeysetLists lists, ReadYourWrites consistency) {
+    public Reads(DatabaseClient db, KeysetLists lists) {
         this.db = db;
         this.lists = lists;
-        this.consistency = consistency;
     }
 
     public Mono<ResponseEntity<byte[]>> one(ServerWebExchange exchange, ApiMedia defaultMedia, One one, String idName,
                                             String id, String organisationId) {
         ApiMedia media = Negotiation.negotiate(exchange, defaultMedia);
         QueryParams.pathId(idName, id);
-        return consistency.await(exchange)
-                .then(db.sql("SELECT * FROM " + one.table() + " WHERE id = :id AND organisation_id = :org")
+        return Mono.defer(() -> db.sql("SELECT * FROM " + one.table() + " WHERE id = :id AND organisation_id = :org")
                         .bind("id", id).bind("org", organisationId)
                         .map(one.mapper()).one())
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound(one.what() + " " + id + " does not exist.")))
@@ -59,8 +56,7 @@ public class Reads {
     public Mono<ResponseEntity<byte[]>> page(ServerWebExchange exchange, ApiMedia media, ListDefinition list,
                                              ListRequest request, Scope scope, Mono<Boolean> parent, String parentWhat,
                                              Function<Readable, Map<String, Object>> mapper) {
-        return consistency.await(exchange)
-                .then(parent)
+        return Mono.defer(() -> parent)
                 .flatMap(visible -> visible ? lists.page(list, scope, request, mapper)
                         : Mono.error(ApiProblem.notFound(parentWhat + " does not exist.")))
                 .map(page -> ListResponses.page(exchange, media, page));

@@ -1,9 +1,9 @@
 package ai.convo.query.web;
 
 import ai.convo.http.media.ApiMedia;
-import ai.convo.http.media.ApiResponses;
 import ai.convo.persistence.CacheValidity;
 import ai.convo.persistence.EventNotifications;
+import ai.convo.query.consistency.ReadYourWrites;
 import java.util.Map;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,48 +25,65 @@ import reactor.core.publisher.Mono;
 @Component
 public class ResponseCache {
 
-    private record Entry(ResponseEntity<byte[]> response, CacheValidity.Stamp stamp, long at) {
+    /** {@code reflects}: every event up to this position is in the answer (see {@link #answer}). */
+    private record Entry(ResponseEntity<byte[]> response, CacheValidity.Stamp stamp, long at, long reflects) {
     }
 
+    private static final String REFLECTS_AT_MOST = ResponseCache.class.getName() + ".reflectsAtMost";
+
     private final CacheValidity validity;
+    private final ReadYourWrites consistency;
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     private final boolean enabled;
     private final int maxEntries;
     private final long maxAgeNanos;
 
-    public ResponseCache(EventNotifications notifications,
+    public ResponseCache(EventNotifications notifications, ReadYourWrites consistency,
                          @Value("${app.lists.cache.enabled:true}") boolean enabled,
                          @Value("${app.lists.cache.max-entries:2000}") int maxEntries,
                          @Value("${app.lists.cache.max-age-seconds:60}") long maxAgeSeconds) {
         this.validity = new CacheValidity(EventNotifications.READ_MODEL_CHANGES, notifications);
+        this.consistency = consistency;
         this.enabled = enabled;
         this.maxEntries = maxEntries;
         this.maxAgeNanos = maxAgeSeconds * 1_000_000_000L;
     }
 
     /**
-     * The cached answer to this request if still current, else {@code read}'s answer (cached when it is a 200).
-     * A read-your-writes request (X-Event-Position) always reads, since it waited for newer data.
+     * The cached answer to this request if still current and it reflects every write the request must see, else
+     * {@code read}'s answer (cached when it is a 200). An answer reflects the events up to the position that was
+     * safe ({@link ReadYourWrites#safe}: no gap below it) when its stamp was taken, since the read came after; a
+     * read that must reflect a later write of its principal reads anew.
      */
     public Mono<ResponseEntity<byte[]>> answer(ServerWebExchange exchange, String organisationId, ApiMedia media,
                                                String[] tags, Supplier<Mono<ResponseEntity<byte[]>>> read) {
-        if (!enabled || exchange.getRequest().getHeaders().containsHeader(ApiResponses.EVENT_POSITION)) {
+        if (!enabled) {
             return read.get();
         }
+        long required = ReadYourWrites.required(exchange).position();
         String key = key(exchange, organisationId, media);
         Entry entry = entries.get(key);
-        if (entry != null && System.nanoTime() - entry.at() < maxAgeNanos && validity.valid(entry.stamp())) {
+        if (entry != null && entry.reflects() >= required && System.nanoTime() - entry.at() < maxAgeNanos
+                && validity.valid(entry.stamp())) {
             return Mono.just(entry.response());
         }
+        long safe = consistency.safe();
         CacheValidity.Stamp stamp = validity.stamp(tags);
         return read.get().doOnNext(response -> {
             if (stamp != null && response.getStatusCode().value() == 200) {
                 if (entries.size() >= maxEntries) {
                     entries.clear();
                 }
-                entries.put(key, new Entry(response, stamp, System.nanoTime()));
+                long reflects = Math.min(safe, exchange.getAttributeOrDefault(REFLECTS_AT_MOST, Long.MAX_VALUE));
+                entries.put(key, new Entry(response, stamp, System.nanoTime(), reflects));
             }
         });
+    }
+
+    /** Tells the cache that this answer reflects no more than {@code position} (part of it was derived later). */
+    public static void reflectsAtMost(ServerWebExchange exchange, long position) {
+        long current = exchange.getAttributeOrDefault(REFLECTS_AT_MOST, Long.MAX_VALUE);
+        exchange.getAttributes().put(REFLECTS_AT_MOST, Math.min(current, position));
     }
 
     /**

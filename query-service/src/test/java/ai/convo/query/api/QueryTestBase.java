@@ -81,6 +81,32 @@ public abstract class QueryTestBase {
         return new Caller(org, user, key);
     }
 
+    @Autowired
+    org.springframework.transaction.PlatformTransactionManager transactions;
+
+    /**
+     * Appends what {@code writes} appends as the command service does for a request of {@code caller}: in one
+     * transaction recorded under the caller's user id (principal_write), so the caller's reads wait for it.
+     */
+    <T> T as(Caller caller, java.util.function.Supplier<T> writes) {
+        return new org.springframework.transaction.support.TransactionTemplate(transactions).execute(status -> {
+            jdbc.queryForObject("SELECT set_config('app.principal', ?, true)", String.class, caller.userId());
+            return writes.get();
+        });
+    }
+
+    /** A second user of the caller's organisation, with a key of its own. */
+    Caller colleague(Caller caller) {
+        String user = Ids.newId();
+        String key = Secrets.newApiKey();
+        jdbc.update("INSERT INTO identity_user (id, organisation_id, email, password_hash, role, created_at) "
+                + "VALUES (?, ?, ?, ?, 'ORG_ADMIN', 0)", user, caller.organisationId(), user + "@example.com",
+                Secrets.PASSWORDS.encode("pw-" + user));
+        jdbc.update("INSERT INTO identity_api_key (id, user_id, organisation_id, label, key_hash, created_at) "
+                + "VALUES (?, ?, ?, 'test', ?, 0)", Ids.newId(), user, caller.organisationId(), Secrets.hashApiKey(key));
+        return new Caller(caller.organisationId(), user, key);
+    }
+
     /** Appends one event of an aggregate to the event store and answers its global position. */
     long append(String aggregateId, Object payload) {
         long sequence = SEQUENCES.computeIfAbsent(aggregateId, id -> new AtomicLong()).getAndIncrement();

@@ -35,7 +35,9 @@ public final class RoutePolicy {
             rule(HttpMethod.GET, "/v2.0/system/message", Set.of()),
             rule(HttpMethod.HEAD, "/v2.0/system/message", Set.of()),
             rule(HttpMethod.GET, "/health", Set.of()),
-            rule(HttpMethod.HEAD, "/health", Set.of()));
+            rule(HttpMethod.HEAD, "/health", Set.of()),
+            rule(HttpMethod.GET, "/health/ready", Set.of()),
+            rule(HttpMethod.HEAD, "/health/ready", Set.of()));
     private final String basePath;
 
     public RoutePolicy(String basePath) {

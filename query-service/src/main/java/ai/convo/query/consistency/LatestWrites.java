@@ -1,0 +1,88 @@
+package ai.convo.query.consistency;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+
+/**
+ * The newest write recorded under some principal keys ({@code principal_write}, written in each command's own
+ * transaction). A lookup must start after the read asking for it arrived, or it could miss a write acknowledged just
+ * before; so lookups are not cached, but coalesced: while one query is in flight, every read that arrives waits for
+ * the next one, which answers all of them in one round trip. Under load a query serves many reads.
+ */
+@Component
+public class LatestWrites {
+
+    private record Pending(List<String> keys, MonoSink<Long> sink) {
+    }
+
+    private final DatabaseClient db;
+    private final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean inFlight = new AtomicBoolean();
+
+    public LatestWrites(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** The highest position recorded under any of the keys; 0 when none has written. */
+    public Mono<Long> of(List<String> keys) {
+        if (keys.isEmpty()) {
+            return Mono.just(0L);
+        }
+        return Mono.create(sink -> {
+            queue.add(new Pending(keys, sink));
+            drain();
+        });
+    }
+
+    private void drain() {
+        while (!queue.isEmpty() && inFlight.compareAndSet(false, true)) {
+            List<Pending> batch = new ArrayList<>();
+            for (Pending next; (next = queue.poll()) != null; ) {
+                batch.add(next);
+            }
+            if (batch.isEmpty()) {
+                inFlight.set(false);
+                continue;
+            }
+            Set<String> keys = new LinkedHashSet<>();
+            batch.forEach(pending -> keys.addAll(pending.keys()));
+            db.sql("SELECT principal_key, max(position) AS position FROM principal_write "
+                            + "WHERE principal_key = ANY(:keys) GROUP BY principal_key")
+                    .bind("keys", keys.toArray(String[]::new))
+                    .map(row -> Map.entry(row.get("principal_key", String.class), row.get("position", Long.class)))
+                    .all()
+                    .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new)
+                    .subscribe(positions -> answer(batch, positions), error -> fail(batch, error));
+            return;
+        }
+    }
+
+    private void answer(List<Pending> batch, Map<String, Long> positions) {
+        inFlight.set(false);
+        for (Pending pending : batch) {
+            long newest = 0;
+            for (String key : pending.keys()) {
+                newest = Math.max(newest, positions.getOrDefault(key, 0L));
+            }
+            pending.sink().success(newest);
+        }
+        drain();
+    }
+
+    private void fail(List<Pending> batch, Throwable error) {
+        inFlight.set(false);
+        batch.forEach(pending -> pending.sink().error(error));
+        drain();
+    }
+}

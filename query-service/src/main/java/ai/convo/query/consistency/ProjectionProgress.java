@@ -1,0 +1,169 @@
+package ai.convo.query.consistency;
+
+import ai.convo.http.media.Renderer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventTrackerStatus;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventhandling.WrappedToken;
+import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * How far the projections of this service have got, over every segment of every processor, whichever replica
+ * holds it: segments this replica holds are read in memory (their status advances after the batch committed),
+ * the others from their stored tokens. When this replica holds every segment, no query is needed at all.
+ * <p>
+ * {@link #safe()} is a position up to which every event is projected (no gap below it in any segment); it only
+ * grows, so a read whose required position is at or below it needs no look at all.
+ */
+@Component
+public class ProjectionProgress {
+
+    /** One segment's token: events up to {@code index} are processed, except the {@code gaps}. */
+    record Covered(long index, SortedSet<Long> gaps) {
+
+        boolean covers(long position) {
+            return index >= position && !gaps.contains(position);
+        }
+
+        long safe() {
+            return gaps.isEmpty() ? index : Math.min(index, gaps.first() - 1);
+        }
+    }
+
+    static final Duration POLL = Duration.ofMillis(5);
+
+    private final EventProcessingConfiguration processing;
+    private final DatabaseClient db;
+    private final AtomicLong safe = new AtomicLong();
+
+    public ProjectionProgress(EventProcessingConfiguration processing, DatabaseClient db) {
+        this.processing = processing;
+        this.db = db;
+    }
+
+    public long safe() {
+        return safe.get();
+    }
+
+    /**
+     * Completes with true once every segment has processed {@code position}, with false at the deadline. It polls
+     * rather than times out: a timeout would cancel a query in flight, and the driver then has to drain or abandon
+     * that connection's answer.
+     */
+    public Mono<Boolean> await(long position, long deadlineNanos) {
+        return Mono.defer(() -> reached(position))
+                .filter(Boolean::booleanValue)
+                .repeatWhenEmpty(repeats -> repeats.takeWhile(i -> System.nanoTime() < deadlineNanos).delayElements(POLL))
+                .defaultIfEmpty(false);
+    }
+
+    Mono<Boolean> reached(long position) {
+        if (position <= safe.get()) {
+            return Mono.just(true);
+        }
+        List<PooledStreamingEventProcessor> processors = processors();
+        if (processors.isEmpty()) {
+            return Mono.just(true);
+        }
+        if (processors.stream().allMatch(ProjectionProgress::holdsEverySegment)) {
+            List<Covered> segments = new ArrayList<>();
+            processors.forEach(processor -> processor.processingStatus().values()
+                    .forEach(status -> segments.add(covered(status))));
+            return Mono.just(decide(segments, position));
+        }
+        List<String> names = processors.stream().map(PooledStreamingEventProcessor::getName).toList();
+        return db.sql("SELECT processor_name, segment, token FROM token_entry WHERE processor_name IN (:names)")
+                .bind("names", names)
+                .map(row -> segment(processors, row.get("processor_name", String.class),
+                        row.get("segment", Integer.class), row.get("token", byte[].class)))
+                .all()
+                // Read every row before deciding: stopping early would cancel the query in flight.
+                .collectList()
+                .map(segments -> !segments.isEmpty() && decide(segments, position));
+    }
+
+    private boolean decide(List<Covered> segments, long position) {
+        if (segments.isEmpty()) {
+            return false;
+        }
+        long lowest = Long.MAX_VALUE;
+        boolean all = true;
+        for (Covered segment : segments) {
+            lowest = Math.min(lowest, segment.safe());
+            all &= segment.covers(position);
+        }
+        safe.accumulateAndGet(lowest, Math::max);
+        return all;
+    }
+
+    private List<PooledStreamingEventProcessor> processors() {
+        return processing.eventProcessors().values().stream()
+                .filter(PooledStreamingEventProcessor.class::isInstance)
+                .map(PooledStreamingEventProcessor.class::cast)
+                .toList();
+    }
+
+    /** Whether the segments this replica holds add up to the whole processor (segment masks are 2^n - 1). */
+    private static boolean holdsEverySegment(PooledStreamingEventProcessor processor) {
+        double held = 0;
+        for (EventTrackerStatus status : processor.processingStatus().values()) {
+            held += 1.0 / (status.getSegment().getMask() + 1);
+        }
+        return held == 1.0;
+    }
+
+    private static Covered segment(List<PooledStreamingEventProcessor> processors, String name, int segment,
+                                   byte[] stored) {
+        for (PooledStreamingEventProcessor processor : processors) {
+            if (processor.getName().equals(name)) {
+                EventTrackerStatus status = processor.processingStatus().get(segment);
+                if (status != null) {
+                    return covered(status);
+                }
+            }
+        }
+        return stored(stored);
+    }
+
+    private static Covered covered(EventTrackerStatus status) {
+        OptionalLong current = status.getCurrentPosition();
+        if (current.isEmpty()) {
+            return new Covered(-1, new TreeSet<>());
+        }
+        TrackingToken token = WrappedToken.unwrapLowerBound(status.getTrackingToken());
+        SortedSet<Long> gaps = token instanceof GapAwareTrackingToken gapAware ? gapAware.getGaps() : new TreeSet<>();
+        return new Covered(current.getAsLong(), gaps);
+    }
+
+    /** Stored tokens are JSON ({"index":..,"gaps":[..]}), possibly nested in a replay token. */
+    static Covered stored(byte[] token) {
+        if (token == null) {
+            return new Covered(-1, new TreeSet<>());
+        }
+        JsonNode node = Renderer.JSON.readTree(token);
+        for (int depth = 0; node != null && depth < 5; depth++) {
+            if (node.has("index")) {
+                TreeSet<Long> gaps = new TreeSet<>();
+                for (JsonNode gap : node.path("gaps")) {
+                    gaps.add(gap.longValue());
+                }
+                return new Covered(node.get("index").longValue(), gaps);
+            }
+            // A replay token has processed only what its currentToken covers (null: nothing yet).
+            node = node.get("currentToken");
+        }
+        return new Covered(-1, new TreeSet<>());
+    }
+}

@@ -1,0 +1,117 @@
+package ai.convo.query.consistency;
+
+import ai.convo.http.media.ApiResponses;
+import ai.convo.http.problem.ApiProblem;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Every read reflects every write its principal was answered a 2xx for, and any X-Event-Position it carries: it
+ * looks up the principal's newest write ({@link LatestWrites}) and waits until every projection has processed it
+ * ({@link ProjectionProgress}), at most {@code app.consistency.max-wait}; past that it is a 503 with Retry-After,
+ * never stale data. A read that waited says so in {@code Server-Timing: ryw;dur=<ms>}.
+ */
+@Component
+public class ReadYourWrites {
+
+    /**
+     * What a read was made to reflect: the position it required (0: nothing), and until when it may wait for what
+     * is derived from projections later (feedback reports).
+     */
+    public record Required(long position, long deadlineNanos) {
+    }
+
+    static final String ATTRIBUTE = ReadYourWrites.class.getName() + ".required";
+    private static final Required NOTHING = new Required(0, 0);
+
+    private final LatestWrites latest;
+    private final ProjectionProgress progress;
+    private final Duration maxWait;
+    private final boolean perPrincipal;
+
+    public ReadYourWrites(LatestWrites latest, ProjectionProgress progress,
+                          @Value("${app.consistency.max-wait:5s}") Duration maxWait,
+                          @Value("${app.consistency.per-principal:true}") boolean perPrincipal) {
+        this.latest = latest;
+        this.progress = progress;
+        this.maxWait = maxWait;
+        this.perPrincipal = perPrincipal;
+    }
+
+    /** What this request was made to reflect (nothing when it was not awaited). */
+    public static Required required(ServerWebExchange exchange) {
+        return exchange.getAttributeOrDefault(ATTRIBUTE, NOTHING);
+    }
+
+    /** The position at or below which every event is projected: what a cached answer stamped now reflects. */
+    public long safe() {
+        return progress.safe();
+    }
+
+    /**
+     * Completes when the read may go on: the newest write under {@code keys} (the principal's user id, or a public
+     * key) and the request's X-Event-Position are projected. A malformed header is a 400; a wait past the bound
+     * is a 503. Done once per request.
+     */
+    public Mono<Void> await(ServerWebExchange exchange, List<String> keys) {
+        if (exchange.getAttributes().containsKey(ATTRIBUTE)) {
+            return Mono.empty();
+        }
+        long asked = headerPosition(exchange);
+        long started = System.nanoTime();
+        Mono<Long> newest = perPrincipal ? latest.of(keys) : Mono.just(0L);
+        return newest.flatMap(written -> {
+            long position = Math.max(asked, written);
+            exchange.getAttributes().put(ATTRIBUTE, new Required(position, started + maxWait.toNanos()));
+            if (position <= progress.safe()) {
+                reached(exchange, asked);
+                return Mono.<Void>empty();
+            }
+            return progress.await(position, started + maxWait.toNanos()).flatMap(done -> {
+                if (!done) {
+                    return Mono.error(catchingUp(position));
+                }
+                reached(exchange, asked);
+                double waited = (System.nanoTime() - started) / 1_000_000.0;
+                exchange.getResponse().getHeaders().add("Server-Timing",
+                        String.format(java.util.Locale.ROOT, "ryw;dur=%.1f", waited));
+                return Mono.<Void>empty();
+            });
+        });
+    }
+
+    /** The 503 of a read that could not reflect {@code position} in time. */
+    public ApiProblem catchingUp(long position) {
+        long seconds = Math.max(1, maxWait.toSeconds() / 5);
+        return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "The read model is catching up with a change this "
+                + "request must reflect (event position " + position + ") and did not reach it within "
+                + maxWait.toMillis() + " ms. Nothing stale is shown: retry after " + seconds + " s.",
+                Map.of("eventPosition", position, "processedUpTo", progress.safe()))
+                .withHeader("Retry-After", Long.toString(seconds));
+    }
+
+    private static void reached(ServerWebExchange exchange, long asked) {
+        if (asked > 0) {
+            exchange.getResponse().getHeaders().set("X-Event-Position-Reached", "true");
+        }
+    }
+
+    private static long headerPosition(ServerWebExchange exchange) {
+        String header = exchange.getRequest().getHeaders().getFirst(ApiResponses.EVENT_POSITION);
+        if (header == null || header.isBlank()) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(header.trim());
+        } catch (NumberFormatException e) {
+            throw ApiProblem.badRequest("The " + ApiResponses.EVENT_POSITION
+                    + " header must be the integer a write response carried; got '" + header + "'.");
+        }
+    }
+}

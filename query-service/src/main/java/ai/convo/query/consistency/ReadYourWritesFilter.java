@@ -1,0 +1,46 @@
+package ai.convo.query.consistency;
+
+import ai.convo.http.security.ApiPrincipal;
+import java.util.List;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.core.context.ReactiveSecurityContextHolder;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * Makes every authenticated read wait for its principal's own writes, before any handler runs, so no read route
+ * can forget to. Ordered after Spring Security's filter chain (order -100), which puts the principal in the
+ * context. Public reads (no principal) wait only where their handler names a public key.
+ */
+@Component
+public class ReadYourWritesFilter implements WebFilter, Ordered {
+
+    private final ReadYourWrites consistency;
+
+    public ReadYourWritesFilter(ReadYourWrites consistency) {
+        this.consistency = consistency;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        HttpMethod method = exchange.getRequest().getMethod();
+        if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
+            return chain.filter(exchange);
+        }
+        return ReactiveSecurityContextHolder.getContext()
+                .mapNotNull(context -> context.getAuthentication() != null
+                        && context.getAuthentication().getPrincipal() instanceof ApiPrincipal principal
+                        ? principal.userId() : null)
+                .flatMap(userId -> consistency.await(exchange, List.of(userId)).thenReturn(true))
+                .then(Mono.defer(() -> chain.filter(exchange)));
+    }
+
+    @Override
+    public int getOrder() {
+        return 0;
+    }
+}
