@@ -84,10 +84,13 @@ public class ProjectionProgress {
             return Mono.just(decide(segments, position));
         }
         List<String> names = processors.stream().map(PooledStreamingEventProcessor::getName).toList();
-        return db.sql("SELECT processor_name, segment, token FROM token_entry WHERE processor_name IN (:names)")
+        return db.sql("SELECT t.processor_name, t.segment, t.token, p.idx, p.gaps FROM token_entry t "
+                        + "LEFT JOIN segment_progress p ON p.processor_name = t.processor_name AND p.segment = t.segment "
+                        + "WHERE t.processor_name IN (:names)")
                 .bind("names", names)
                 .map(row -> segment(processors, row.get("processor_name", String.class),
-                        row.get("segment", Integer.class), row.get("token", byte[].class)))
+                        row.get("segment", Integer.class), row.get("token", byte[].class),
+                        published(row.get("idx", Long.class), row.get("gaps", Long[].class))))
                 .all()
                 // Read every row before deciding: stopping early would cancel the query in flight.
                 .collectList()
@@ -124,8 +127,12 @@ public class ProjectionProgress {
         return held == 1.0;
     }
 
+    /**
+     * A segment held here is read in memory; another's from its stored token or the progress its holder published
+     * (V17), whichever is further: both are true lower bounds.
+     */
     private static Covered segment(List<PooledStreamingEventProcessor> processors, String name, int segment,
-                                   byte[] stored) {
+                                   byte[] stored, Covered published) {
         for (PooledStreamingEventProcessor processor : processors) {
             if (processor.getName().equals(name)) {
                 EventTrackerStatus status = processor.processingStatus().get(segment);
@@ -134,10 +141,15 @@ public class ProjectionProgress {
                 }
             }
         }
-        return stored(stored);
+        Covered fromToken = stored(stored);
+        return published != null && published.index() > fromToken.index() ? published : fromToken;
     }
 
-    private static Covered covered(EventTrackerStatus status) {
+    private static Covered published(Long index, Long[] gaps) {
+        return index == null ? null : new Covered(index, new TreeSet<>(gaps == null ? List.of() : List.of(gaps)));
+    }
+
+    static Covered covered(EventTrackerStatus status) {
         OptionalLong current = status.getCurrentPosition();
         if (current.isEmpty()) {
             return new Covered(-1, new TreeSet<>());
