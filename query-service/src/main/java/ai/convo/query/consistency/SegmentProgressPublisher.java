@@ -29,7 +29,7 @@ import org.springframework.stereotype.Component;
  * means waiting for the stored token.
  */
 @Component
-class SegmentProgressPublisher implements SmartLifecycle {
+public class SegmentProgressPublisher implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(SegmentProgressPublisher.class);
 
@@ -48,7 +48,7 @@ class SegmentProgressPublisher implements SmartLifecycle {
     }
 
     /** Writes what moved since the last time; answers how many segments that was. */
-    synchronized int publish() throws Exception {
+    public synchronized int publish() throws Exception {
         record Row(String processor, int segment, ProjectionProgress.Covered covered) {
         }
         List<Row> moved = new ArrayList<>();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ai.convo.contract.common.Ids;
 import java.util.List;
 import java.util.Map;
+import ai.convo.query.consistency.SegmentProgressPublisher;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventProcessor;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,8 @@ class ReadYourWritesTest extends IntentQuerySupport {
 
     @Autowired
     EventProcessingConfiguration processing;
+    @Autowired
+    SegmentProgressPublisher progress;
 
     @SuppressWarnings("unchecked")
     private Map<String, Object> read(String uri, Caller caller) {
@@ -89,5 +92,19 @@ class ReadYourWritesTest extends IntentQuerySupport {
         assertThat(items).hasSize(2).allSatisfy(item -> assertThat(item.get("feedbackReport")).isNotNull());
         Map<String, Object> greetItem = items.stream().filter(item -> greet.equals(item.get("_id"))).findFirst().orElseThrow();
         assertThat(greetItem.get("sentenceCount")).isEqualTo(6);
+    }
+
+    @Test
+    void everySegmentThisReplicaHoldsIsPublishedForReplicasThatDoNot() throws Exception {
+        Caller writer = newOrganisation();
+        Project project = as(writer, () -> project(writer, "Published", 1000));
+        read("/v2.0/projects/" + project.id(), writer);
+
+        progress.publish();
+
+        List<Map<String, Object>> rows = jdbc.queryForList("SELECT t.processor_name, t.segment, p.idx FROM token_entry t "
+                + "LEFT JOIN segment_progress p USING (processor_name, segment)");
+        assertThat(rows).isNotEmpty().allSatisfy(row -> assertThat((Long) row.get("idx"))
+                .as(row.get("processor_name") + "/" + row.get("segment")).isGreaterThanOrEqualTo(project.position()));
     }
 }

@@ -188,14 +188,20 @@ public class PersistenceConfiguration {
                 .build();
     }
 
+    /**
+     * A replica that dies holds its segments until the claim times out; reads of writes those segments have not
+     * projected wait that long (or answer 503 past READ_YOUR_WRITES_MAX_WAIT), so the timeout is short. Holders
+     * extend their claims every 500 ms, so 3 s is six missed extensions.
+     */
     @Bean
     public TokenStore tokenStore(@Qualifier("serializer") Serializer serializer, ConnectionProvider connectionProvider,
-                                 TokenSchema tokenSchema) {
+                                 TokenSchema tokenSchema,
+                                 @Value("${app.events.claim-timeout:3s}") java.time.Duration claimTimeout) {
         return JdbcTokenStore.builder()
                 .connectionProvider(connectionProvider)
                 .serializer(serializer)
                 .schema(tokenSchema)
-                .claimTimeout(java.time.Duration.ofSeconds(10))
+                .claimTimeout(claimTimeout)
                 .build();
     }
 
