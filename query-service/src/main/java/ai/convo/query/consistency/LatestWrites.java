@@ -27,11 +27,13 @@ public class LatestWrites {
     }
 
     private final DatabaseClient db;
+    private final ConsistencyChannel channel;
     private final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean inFlight = new AtomicBoolean();
 
-    public LatestWrites(DatabaseClient db) {
+    public LatestWrites(DatabaseClient db, ConsistencyChannel channel) {
         this.db = db;
+        this.channel = channel;
     }
 
     /** The highest position recorded under any of the keys; 0 when none has written. */
@@ -57,15 +59,25 @@ public class LatestWrites {
             }
             Set<String> keys = new LinkedHashSet<>();
             batch.forEach(pending -> keys.addAll(pending.keys()));
-            db.sql("SELECT principal_key, max(position) AS position FROM principal_write "
-                            + "WHERE principal_key = ANY(:keys) GROUP BY principal_key")
-                    .bind("keys", keys.toArray(String[]::new))
-                    .map(row -> Map.entry(row.get("principal_key", String.class), row.get("position", Long.class)))
-                    .all()
-                    .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new)
+            String[] wanted = keys.toArray(String[]::new);
+            // Through the consistency channel, which also brings every cache invalidation committed before; through
+            // the pool while it is down (and nothing is cached then).
+            channel.newest(wanted)
+                    .onErrorResume(error -> Mono.empty())
+                    .switchIfEmpty(Mono.defer(() -> overPool(wanted)))
                     .subscribe(positions -> answer(batch, positions), error -> fail(batch, error));
             return;
         }
+    }
+
+    private Mono<Map<String, Long>> overPool(String[] keys) {
+        return db.sql("SELECT principal_key, max(position) AS position FROM principal_write "
+                        + "WHERE principal_key = ANY(:keys) GROUP BY principal_key")
+                .bind("keys", keys)
+                .map(row -> Map.entry(row.get("principal_key", String.class), row.get("position", Long.class)))
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new)
+                .map(found -> (Map<String, Long>) found);
     }
 
     private void answer(List<Pending> batch, Map<String, Long> positions) {

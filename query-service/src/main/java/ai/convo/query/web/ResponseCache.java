@@ -3,6 +3,7 @@ package ai.convo.query.web;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.persistence.CacheValidity;
 import ai.convo.persistence.EventNotifications;
+import ai.convo.query.consistency.ConsistencyChannel;
 import ai.convo.query.consistency.ReadYourWrites;
 import java.util.Map;
 import java.util.List;
@@ -19,8 +20,10 @@ import reactor.core.publisher.Mono;
  * Rendered answers of hot lists, kept until a read model they were read from changes. Scripts poll the same
  * pages over and over; each page costs several queries, a hit costs none. The tables an answer comes from raise
  * a notification per changed tag (e.g. {@code flow:<id>}) when they commit (V15), which makes every answer
- * with that tag stale (see {@link CacheValidity} for why a change during the read is never missed). Keys hold
- * the organisation, so a cached answer is only ever served within the organisation that read it.
+ * with that tag stale (see {@link CacheValidity} for why a change during the read is never missed). The
+ * notifications arrive over the {@link ConsistencyChannel}, so every change committed before a read arrived has
+ * invalidated its answers before the read looks here. Keys hold the organisation, so a cached answer is only ever
+ * served within the organisation that read it.
  */
 @Component
 public class ResponseCache {
@@ -38,7 +41,7 @@ public class ResponseCache {
     private final int maxEntries;
     private final long maxAgeNanos;
 
-    public ResponseCache(EventNotifications notifications, ReadYourWrites consistency,
+    public ResponseCache(ConsistencyChannel notifications, ReadYourWrites consistency,
                          @Value("${app.lists.cache.enabled:true}") boolean enabled,
                          @Value("${app.lists.cache.max-entries:2000}") int maxEntries,
                          @Value("${app.lists.cache.max-age-seconds:60}") long maxAgeSeconds) {

@@ -23,7 +23,7 @@ public final class CacheValidity implements EventNotifications.ChangeListener {
     private final ConcurrentHashMap<String, AtomicLong> generations = new ConcurrentHashMap<>();
     private volatile boolean listening;
 
-    public CacheValidity(String channel, EventNotifications notifications) {
+    public CacheValidity(String channel, ChangeNotifications notifications) {
         this.channel = channel;
         this.listening = notifications.listening();
         notifications.subscribe(this);

@@ -19,7 +19,7 @@ import org.springframework.context.SmartLifecycle;
  * {@link #READ_MODEL_CHANGES}). NOTIFY is delivered only after the writing transaction commits, so a reader
  * woken by it always finds the new rows.
  */
-public final class EventNotifications implements SmartLifecycle {
+public final class EventNotifications implements SmartLifecycle, ChangeNotifications {
 
     static final String CHANNEL = "domain_events";
     /** Raised by triggers on the identity tables (payload: the changed key's hash, or empty for users). */
@@ -57,11 +57,13 @@ public final class EventNotifications implements SmartLifecycle {
         listeners.remove(listener);
     }
 
+    @Override
     public void subscribe(ChangeListener listener) {
         changeListeners.add(listener);
     }
 
     /** Whether change notifications are being received right now. */
+    @Override
     public boolean listening() {
         return listening;
     }

@@ -1,0 +1,166 @@
+package ai.convo.query.consistency;
+
+import ai.convo.persistence.ChangeNotifications;
+import ai.convo.persistence.DatabaseSettings;
+import ai.convo.persistence.EventNotifications;
+import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
+import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import io.r2dbc.postgresql.api.Notification;
+import io.r2dbc.postgresql.api.PostgresqlConnection;
+import io.r2dbc.postgresql.api.PostgresqlResult;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * One connection of its own that both listens for read-model changes (which invalidate cached answers) and runs the
+ * look-ups of principals' newest writes. PostgreSQL sends a listening session every notification of a transaction
+ * that committed before a query's ReadyForQuery, and the driver hands them over in that order: so when a look-up
+ * (sent after its read arrived) answers, every change committed before the read arrived has invalidated what it
+ * touched. A cached answer is then never older than what any replica showed before the read: reads stay monotonic
+ * across replicas. While the connection is down, nothing is cached and look-ups go through the pool.
+ */
+@Component
+public class ConsistencyChannel implements SmartLifecycle, ChangeNotifications {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsistencyChannel.class);
+    private static final String LOOKUP = "SELECT principal_key, max(position) AS position FROM principal_write "
+            + "WHERE principal_key = ANY($1) GROUP BY principal_key";
+
+    private final PostgresqlConnectionFactory factory;
+    private final Set<EventNotifications.ChangeListener> listeners = ConcurrentHashMap.newKeySet();
+    private volatile PostgresqlConnection connection;
+    private volatile Disposable notifications;
+    private volatile boolean running;
+    private volatile long backoffMillis = 100;
+
+    public ConsistencyChannel(DatabaseSettings settings, LoopResources r2dbcLoops) {
+        this.factory = new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration.builder()
+                .loopResources(r2dbcLoops)
+                .host(settings.host())
+                .port(settings.port())
+                .database(settings.database())
+                .username(settings.username())
+                .password(settings.password() == null || settings.password().isEmpty() ? null : settings.password())
+                .build());
+    }
+
+    @Override
+    public void subscribe(EventNotifications.ChangeListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public boolean listening() {
+        return connection != null;
+    }
+
+    /** The newest position under each key that has one, over this connection; empty when it is down. */
+    Mono<Map<String, Long>> newest(String[] keys) {
+        PostgresqlConnection current = connection;
+        if (current == null) {
+            return Mono.empty();
+        }
+        return current.createStatement(LOOKUP).bind("$1", keys).execute()
+                .flatMap(result -> result.map((row, meta) -> Map.entry(row.get("principal_key", String.class),
+                        row.get("position", Long.class))))
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new)
+                .map(found -> (Map<String, Long>) found)
+                .doOnError(error -> lost(current, error));
+    }
+
+    private void connect() {
+        factory.create()
+                .flatMap(opened -> {
+                    // Subscribe before LISTEN, so no notification falls between the two.
+                    Disposable subscription = opened.getNotifications().subscribe(this::dispatch,
+                            error -> lost(opened, error), () -> lost(opened, null));
+                    return opened.createStatement("LISTEN " + EventNotifications.READ_MODEL_CHANGES).execute()
+                            .flatMap(PostgresqlResult::getRowsUpdated).then()
+                            .thenReturn(opened)
+                            .doOnSuccess(listening -> notifications = subscription)
+                            .doOnError(error -> {
+                                subscription.dispose();
+                                opened.close().subscribe(null, ignored -> { });
+                            });
+                })
+                .subscribe(opened -> {
+                    if (!running) {
+                        opened.close().subscribe(null, ignored -> { });
+                        return;
+                    }
+                    connection = opened;
+                    backoffMillis = 100;
+                    listeners.forEach(listener -> listener.listening(true));
+                }, error -> retryLater(error));
+    }
+
+    private void dispatch(Notification notification) {
+        for (EventNotifications.ChangeListener listener : listeners) {
+            try {
+                listener.changed(notification.getName(), notification.getParameter());
+            } catch (RuntimeException e) {
+                log.warn("A change listener failed", e);
+            }
+        }
+    }
+
+    private synchronized void lost(PostgresqlConnection which, Throwable error) {
+        if (connection != which) {
+            return;
+        }
+        connection = null;
+        listeners.forEach(listener -> listener.listening(false));
+        Disposable subscription = notifications;
+        if (subscription != null) {
+            subscription.dispose();
+        }
+        which.close().subscribe(null, ignored -> { });
+        retryLater(error);
+    }
+
+    private void retryLater(Throwable error) {
+        if (!running) {
+            return;
+        }
+        log.warn("The consistency channel is down ({}); reads look up through the pool and nothing is cached. "
+                + "Reconnecting.", error == null ? "closed" : error.toString());
+        long delay = backoffMillis;
+        backoffMillis = Math.min(delay * 2, 5000);
+        Mono.delay(Duration.ofMillis(delay)).subscribe(tick -> connect());
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        connect();
+    }
+
+    @Override
+    public synchronized void stop() {
+        running = false;
+        PostgresqlConnection current = connection;
+        connection = null;
+        listeners.forEach(listener -> listener.listening(false));
+        if (notifications != null) {
+            notifications.dispose();
+        }
+        if (current != null) {
+            current.close().block(Duration.ofSeconds(5));
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}
