@@ -121,7 +121,7 @@ public class IntentQueryController {
                 + " AS total FROM intent_flow_view WHERE id = :flow AND organisation_id = :org";
         Scope scope = new Scope(where.toString(), binds, "intents|" + org + "|" + flowId + "|" + level, total);
 
-        return cache.answer(exchange, org, media, new String[] {"flow:" + flowId, "locales"}, () -> Mono.defer(() -> intents.flowLocales(flowId, org, preferred, "preferredLocaleId"))
+        return cache.answer(exchange, org, media, new String[] {"flow:" + flowId, "locales"}, () -> intents.flowLocales(flowId, org, preferred, "preferredLocaleId")
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Flow " + flowId + " does not exist.")))
                 .flatMap(locales -> parent == null ? Mono.just(locales) : intents.intentExists(flowId, parent, org)
                         .flatMap(ok -> ok ? Mono.just(locales) : Mono.error(ApiProblem.invalidParameter("parent",
@@ -143,8 +143,8 @@ public class IntentQueryController {
         QueryParams.pathId("intentId", intentId);
         String preferred = QueryParams.optionalId(exchange, "preferredLocaleId");
         String org = caller.organisationId();
-        return Mono.defer(() -> intents.intent(flowId, intentId, org, row -> Map.entry(row.get("project_id", String.class),
-                        IntentRows.intent(row))))
+        return intents.intent(flowId, intentId, org, row -> Map.entry(row.get("project_id", String.class),
+                IntentRows.intent(row)))
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Intent " + intentId + " does not exist in flow "
                         + flowId + ".")))
                 .flatMap(found -> {
@@ -190,7 +190,7 @@ public class IntentQueryController {
         QueryParams.pathId("flowId", flowId);
         QueryParams.pathId("intentId", intentId);
         QueryParams.pathId("sentenceId", sentenceId);
-        return Mono.defer(() -> intents.sentence(flowId, intentId, sentenceId, caller.organisationId(), IntentRows::sentenceWire))
+        return intents.sentence(flowId, intentId, sentenceId, caller.organisationId(), IntentRows::sentenceWire)
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Sentence " + sentenceId + " does not exist in intent "
                         + intentId + ".")))
                 .map(body -> ApiResponses.ok(exchange, media, new Representation.Single("sentence", body)));

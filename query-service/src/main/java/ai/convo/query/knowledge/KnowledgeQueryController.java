@@ -104,10 +104,10 @@ public class KnowledgeQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("knowledgeStoreId", knowledgeStoreId);
         QueryParams.pathId("sourceId", sourceId);
-        return Mono.defer(() -> db.sql("SELECT * FROM knowledge_source_view WHERE id = :id AND store_id = :store "
-                                + "AND organisation_id = :org")
-                        .bind("id", sourceId).bind("store", knowledgeStoreId).bind("org", caller.organisationId())
-                        .map(KnowledgeQueryController::source).one())
+        return db.sql("SELECT * FROM knowledge_source_view WHERE id = :id AND store_id = :store "
+                        + "AND organisation_id = :org")
+                .bind("id", sourceId).bind("store", knowledgeStoreId).bind("org", caller.organisationId())
+                .map(KnowledgeQueryController::source).one()
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Knowledge source " + sourceId
                         + " does not exist in knowledge store " + knowledgeStoreId + ".")))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single("knowledgeSource", record)));

@@ -74,9 +74,9 @@ public class StateQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("flowId", flowId);
         QueryParams.pathId("stateId", stateId);
-        return Mono.defer(() -> db.sql("SELECT * FROM state_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
-                        .bind("id", stateId).bind("flow", flowId).bind("org", caller.organisationId())
-                        .map(StateQueryController::wire).one())
+        return db.sql("SELECT * FROM state_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
+                .bind("id", stateId).bind("flow", flowId).bind("org", caller.organisationId())
+                .map(StateQueryController::wire).one()
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("State " + stateId + " does not exist in flow "
                         + flowId + ".")))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single("state", record)));

@@ -68,9 +68,9 @@ public class TokenQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("projectId", projectId);
         QueryParams.pathId("snippetId", snippetId);
-        return Mono.defer(() -> db.sql("SELECT * FROM token_view WHERE id = :id AND project_id = :project AND organisation_id = :org")
-                        .bind("id", snippetId).bind("project", projectId).bind("org", caller.organisationId())
-                        .map(TokenQueryController::wire).one())
+        return db.sql("SELECT * FROM token_view WHERE id = :id AND project_id = :project AND organisation_id = :org")
+                .bind("id", snippetId).bind("project", projectId).bind("org", caller.organisationId())
+                .map(TokenQueryController::wire).one()
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Token " + snippetId + " does not exist in project "
                         + projectId + ".")))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single("token", record)));

@@ -34,11 +34,11 @@ public class VoiceAssistantQueryController {
                                            @PathVariable String voiceAssistant) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         VoiceAssistant assistant = assistant(voiceAssistant);
-        return Mono.defer(() -> db.sql("SELECT * FROM voice_assistant_link_view WHERE user_id = :user AND organisation_id = :org "
-                                + "AND voice_assistant = :assistant")
-                        .bind("user", caller.userId()).bind("org", caller.organisationId())
-                        .bind("assistant", assistant.code())
-                        .map(VoiceAssistantQueryController::wire).one())
+        return db.sql("SELECT * FROM voice_assistant_link_view WHERE user_id = :user AND organisation_id = :org "
+                        + "AND voice_assistant = :assistant")
+                .bind("user", caller.userId()).bind("org", caller.organisationId())
+                .bind("assistant", assistant.code())
+                .map(VoiceAssistantQueryController::wire).one()
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("No " + assistant.code() + " account is linked to "
                         + "your user; link one with POST /v2.0/external/" + assistant.code() + "/users.")))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single("voiceAssistantLink", record)));

@@ -20,8 +20,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The two shapes of every read: one record of the caller's organisation by id, and a list page under a
- * parent the caller can see. Both negotiate first, validate, honour X-Event-Position, and answer 404
- * for anything of another organisation exactly as for something missing.
+ * parent the caller can see. Both negotiate first, validate, and answer 404 for anything of another organisation
+ * exactly as for something missing. Waiting for the caller's own writes came before, in ReadYourWritesFilter.
  */
 @Component
 public class Reads {
@@ -42,9 +42,9 @@ public class Reads {
                                             String id, String organisationId) {
         ApiMedia media = Negotiation.negotiate(exchange, defaultMedia);
         QueryParams.pathId(idName, id);
-        return Mono.defer(() -> db.sql("SELECT * FROM " + one.table() + " WHERE id = :id AND organisation_id = :org")
-                        .bind("id", id).bind("org", organisationId)
-                        .map(one.mapper()).one())
+        return db.sql("SELECT * FROM " + one.table() + " WHERE id = :id AND organisation_id = :org")
+                .bind("id", id).bind("org", organisationId)
+                .map(one.mapper()).one()
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound(one.what() + " " + id + " does not exist.")))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single(one.root(), record)));
     }
@@ -56,7 +56,7 @@ public class Reads {
     public Mono<ResponseEntity<byte[]>> page(ServerWebExchange exchange, ApiMedia media, ListDefinition list,
                                              ListRequest request, Scope scope, Mono<Boolean> parent, String parentWhat,
                                              Function<Readable, Map<String, Object>> mapper) {
-        return Mono.defer(() -> parent)
+        return parent
                 .flatMap(visible -> visible ? lists.page(list, scope, request, mapper)
                         : Mono.error(ApiProblem.notFound(parentWhat + " does not exist.")))
                 .map(page -> ListResponses.page(exchange, media, page));
