@@ -6,7 +6,6 @@
 // Env:
 //   BASE_URL        default http://localhost:8080 (the client appends /new/v2.0/...)
 //   API_KEY         required (sent by the client as header x-api-key)
-//   READ_TIMEOUT_MS default 5000: how long eventually-consistent reads are retried
 //   VERBOSE=1       print every HTTP exchange the client made
 //   USE_EVENT_POSITION=1  pass the last write's X-Event-Position to reads through the client's
 //                   documented per-call option `{ headers }` (the client never returns response
@@ -23,7 +22,6 @@ const axios = require(require.resolve("axios", { paths: [clientEntry] }));
 
 const BASE_URL = (process.env.BASE_URL || "http://localhost:8080").replace(/\/+$/, "");
 const API_KEY = process.env.API_KEY;
-const READ_TIMEOUT_MS = Number(process.env.READ_TIMEOUT_MS || 5000);
 const VERBOSE = process.env.VERBOSE === "1";
 const USE_EVENT_POSITION = process.env.USE_EVENT_POSITION === "1";
 
@@ -129,32 +127,20 @@ async function step(name, fn, { required = false } = {}) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Retry a read until `accept(result)` is true (reads are eventually consistent). */
-async function eventually(read, accept, what) {
-  const deadline = Date.now() + READ_TIMEOUT_MS;
-  let attempts = 0;
-  let lastErr;
-  let lastValue;
-  for (;;) {
-    attempts++;
-    try {
-      lastValue = await read();
-      lastErr = undefined;
-      if (accept(lastValue)) return { value: lastValue, attempts };
-    } catch (err) {
-      lastErr = err;
-    }
-    if (Date.now() > deadline) {
-      if (lastErr) throw lastErr;
-      throw new StepFailure(`${what} not visible after ${attempts} attempts/${READ_TIMEOUT_MS}ms; last value ${short(lastValue)}`);
-    }
-    await sleep(Math.min(25 * attempts, 200));
+/**
+ * Reads once, right after the write, and requires `accept(result)`: the server lets a principal read its own
+ * writes at once (no header, no retry), which is what a script using the client relies on.
+ */
+async function atOnce(read, accept, what) {
+  const value = await read();
+  if (!accept(value)) {
+    throw new StepFailure(`${what} not visible on the first read right after the write; got ${short(value)}`);
   }
+  return { value };
 }
 /** Per-call options for reads: none by default, like a plain client user. */
 const readOpts = () =>
   USE_EVENT_POSITION && lastWritePosition ? { headers: { "X-Event-Position": lastWritePosition } } : undefined;
-const retried = (attempts) => (attempts > 1 ? `visible after ${attempts} reads` : null);
 /** Expect the client call to reject; returns the error. */
 async function rejects(fn) {
   try {
@@ -219,23 +205,18 @@ function missingTyped(obj, keys) {
 const notes = (...n) => n.filter(Boolean).join("; ") || undefined;
 
 /**
- * Retries `read` until the client rejects, then asserts an HTTP 404 problem body with code "1000". The spec's
- * error table fixes code 1000 for 404, while the client picks its error class by the body's code (1002 would
- * be its ResourceNotFoundError), so the client raises MissingArgumentError for it: noted, not failed.
+ * Reads once right after a delete and expects the client to reject with an HTTP 404 problem body with code "1000".
+ * The spec's error table fixes code 1000 for 404, while the client picks its error class by the body's code (1002
+ * would be its ResourceNotFoundError), so the client raises MissingArgumentError for it: noted, not failed.
  */
 async function expectNotFound(read, what) {
-  const { value: err } = await eventually(
-    async () => {
-      try {
-        await read();
-        return null; // still visible, retry
-      } catch (e) {
-        return e;
-      }
-    },
-    (e) => e !== null,
-    what
-  );
+  let err = null;
+  try {
+    await read();
+  } catch (e) {
+    err = e;
+  }
+  check(err !== null, `${what}: still visible on the first read right after the delete`);
   const e = lastEntry();
   check(e?.status === 404, `expected HTTP 404, got ${e?.status} (${errText(err)})`);
   check(e.responseBody?.code === "1000" && e.responseBody?.status === 404, `not the spec's 404 problem body: ${short(e.responseBody)}`);
@@ -250,8 +231,8 @@ function finish() {
 }
 
 export {
-  RestAPIClient, clientVersion, clientEntry, BASE_URL, API_KEY, READ_TIMEOUT_MS,
-  short, lastExchange, lastStatus, lastEntry, results, StepFailure, check, errText, step, sleep, eventually,
-  readOpts, retried, rejects, isId, isNum, checkFields, PROJECT_FIELDS, LOCALE_FIELDS, checkEnvelope,
+  RestAPIClient, clientVersion, clientEntry, BASE_URL, API_KEY,
+  short, lastExchange, lastStatus, lastEntry, results, StepFailure, check, errText, step, sleep, atOnce,
+  readOpts, rejects, isId, isNum, checkFields, PROJECT_FIELDS, LOCALE_FIELDS, checkEnvelope,
   missingTyped, notes, finish, expectNotFound, lastWire,
 };

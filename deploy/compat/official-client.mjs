@@ -7,8 +7,8 @@
 //   BASIC_USER / BASIC_PASSWORD   optional: also check HTTP Basic auth through the client
 
 import {
-  RestAPIClient, clientVersion, BASE_URL, API_KEY, READ_TIMEOUT_MS, short, lastStatus, lastEntry, check, errText, step, sleep,
-  eventually, readOpts, retried, rejects, checkFields, PROJECT_FIELDS, LOCALE_FIELDS, checkEnvelope, missingTyped,
+  RestAPIClient, clientVersion, BASE_URL, API_KEY, short, lastStatus, lastEntry, check, errText, step, sleep,
+  atOnce, readOpts, rejects, checkFields, PROJECT_FIELDS, LOCALE_FIELDS, checkEnvelope, missingTyped,
   notes, finish, expectNotFound,
 } from "./harness.mjs";
 
@@ -39,7 +39,7 @@ try {
   );
 
   await step("readProject", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => client.readProject({ projectId: project._id }, readOpts()),
       // The project row and its primary locale come from two events: a read between them sees "" (see README).
       (p) => p && p._id === project._id && p.primaryLocaleReference === primaryLocaleId,
@@ -47,18 +47,18 @@ try {
     );
     checkFields(value, PROJECT_FIELDS, "readProject");
     check(value.name === projectName && value.primaryLocaleReference === primaryLocaleId, `unexpected ${short(value)}`);
-    return notes(retried(attempts));
+    return notes(null);
   });
 
   await step("indexProjects", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => client.indexProjects(undefined, readOpts()),
       (page) => page?.items?.some((p) => p._id === project._id && p.primaryLocaleReference === primaryLocaleId),
       "project in list"
     );
     checkEnvelope(value, "indexProjects");
     checkFields(value.items.find((p) => p._id === project._id), PROJECT_FIELDS, "indexProjects item");
-    return notes(retried(attempts));
+    return notes(null);
   });
 
   await step("indexProjects with {limit: 1} (client sends it as query AND as a JSON body on GET)", async () => {
@@ -70,7 +70,7 @@ try {
   });
 
   await step("indexLocales (primary locale created with the project)", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => client.indexLocales({ projectId: project._id }, readOpts()),
       (page) => page?.items?.some((l) => l._id === primaryLocaleId),
       "primary locale in list"
@@ -79,7 +79,7 @@ try {
     const l = value.items.find((x) => x._id === primaryLocaleId);
     checkFields(l, LOCALE_FIELDS, "indexLocales item");
     check(l.primary === true && l.nluLanguage === "en-US", `unexpected primary locale ${short(l)}`);
-    return notes(retried(attempts));
+    return notes(null);
   });
 
   await step(
@@ -103,25 +103,25 @@ try {
   );
 
   await step("indexLocales (2 locales)", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => client.indexLocales({ projectId: project._id }, readOpts()),
       (page) => page?.items?.some((l) => l._id === localeId),
       "new locale in list"
     );
     checkEnvelope(value, "indexLocales");
     check(value.items.length === 2 && value.total === 2, `expected 2 locales, got total=${value.total} items=${value.items.length}`);
-    return notes(retried(attempts));
+    return notes(null);
   });
 
   await step("readLocale", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => client.readLocale({ localeId }, readOpts()),
       (l) => l && l._id === localeId,
       "locale"
     );
     checkFields(value, LOCALE_FIELDS, "readLocale");
     check(value.fallbackLocaleReference === primaryLocaleId, `fallbackLocaleReference ${value.fallbackLocaleReference}`);
-    return notes(retried(attempts));
+    return notes(null);
   });
 
   await step("updateLocale (rename + make primary)", async () => {
@@ -136,26 +136,26 @@ try {
   });
 
   await step("readLocale until the update is visible", async () => {
-    const { attempts } = await eventually(
+    await atOnce(
       () => client.readLocale({ localeId }, readOpts()),
       (l) => l?.name === "German" && l?.primary === true,
       "renamed primary locale"
     );
-    return notes(retried(attempts));
+    return notes(null);
   });
 
   await step("old primary demoted + project.primaryLocaleReference follows", async () => {
-    const { attempts: a1 } = await eventually(
+    await atOnce(
       () => client.readLocale({ localeId: primaryLocaleId }, readOpts()),
       (l) => l?.primary === false,
       "old primary demoted"
     );
-    const { attempts: a2 } = await eventually(
+    await atOnce(
       () => client.readProject({ projectId: project._id }, readOpts()),
       (p) => p?.primaryLocaleReference === localeId,
       "project.primaryLocaleReference update"
     );
-    return notes(retried(Math.max(a1, a2)));
+    return notes(null);
   });
 
   await step("deleteLocale of a fallback target -> client raises ConflictError (409)", async () => {
@@ -191,13 +191,13 @@ try {
   );
 
   await step("indexLocales (1 locale left)", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => client.indexLocales({ projectId: project._id }, readOpts()),
       (page) => page?.items?.length === 1,
       "locale list with 1 item"
     );
     check(value.total === 1 && value.items[0]._id === localeId, `unexpected ${short(value)}`);
-    return notes(retried(attempts));
+    return notes(null);
   });
 
   await step("invalid argument -> client raises a BadRequestError (400)", async () => {

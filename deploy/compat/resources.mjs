@@ -4,13 +4,13 @@
 // variables). Exits 1 if any step failed, 2 on a usage error.
 //
 // Every step calls one client method with the arguments its TypeScript types declare, checks the HTTP status
-// and the fields of the answer, and, for writes, reads the change back through the client (reads are
-// eventually consistent; the harness retries them).
+// and the fields of the answer, and, for writes, reads the change back through the client at once, with no
+// retry: the server guarantees a principal its own writes.
 
 import { createRequire } from "node:module";
 import {
   RestAPIClient, clientVersion, clientEntry, BASE_URL, API_KEY, short, lastStatus, lastEntry, lastWire, check,
-  errText, step, eventually, readOpts, retried, rejects, isId, isNum, checkFields, checkEnvelope, missingTyped,
+  errText, step, atOnce, readOpts, rejects, isId, isNum, checkFields, checkEnvelope, missingTyped,
   notes, finish, expectNotFound,
 } from "./harness.mjs";
 
@@ -53,9 +53,9 @@ function created(label) {
 }
 /** A list read until `accept(page)`, with the envelope checked. */
 async function listUntil(read, accept, what) {
-  const { value, attempts } = await eventually(read, (page) => page && Array.isArray(page.items) && accept(page), what);
+  const { value } = await atOnce(read, (page) => page && Array.isArray(page.items) && accept(page), what);
   checkEnvelope(value, what);
-  return { page: value, note: retried(attempts) };
+  return { page: value, note: null };
 }
 const urlOf = () => `${lastEntry()?.method} ${decodeURIComponent(lastEntry()?.url.replace(BASE_URL, "") || "")}`;
 
@@ -101,14 +101,14 @@ try {
     GenericAPIFn(`/new/v2.0/projects/${projectId}/snippets/${snippetId}`, "PATCH", client)(body, options);
 
   await step("readSnippet (no client method in 0.19.0: GET through the client's GenericAPIFn)", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => readSnippet({ projectId: project._id, snippetId: snippet._id }, readOpts()),
       (s) => s?._id === snippet._id,
       "snippet"
     );
     checkFields(value, SNIPPET, "readSnippet");
     check(value.referenceId === snippet.referenceId, `referenceId changed: ${short(value)}`);
-    return retried(attempts);
+    return null;
   });
 
   await step("updateSnippet (no client method in 0.19.0: PATCH through the client's GenericAPIFn)", async () => {
@@ -167,20 +167,20 @@ try {
   );
 
   await step("readFunction", async () => {
-    const { value, attempts } = await eventually(() => client.readFunction({ functionId: fn._id }, readOpts()),
+    const { value } = await atOnce(() => client.readFunction({ functionId: fn._id }, readOpts()),
       (f) => f?._id === fn._id, "function");
     checkFields(value, FUNCTION, "readFunction");
     check(value.code === fn.code && value.name === fn.name, `unexpected ${short(value)}`);
-    return retried(attempts);
+    return null;
   });
 
   await step("updateFunction", async () => {
     const f = await client.updateFunction({ functionId: fn._id, name: `Nightly export v2 ${stamp}`, isDisabled: true });
     expectStatus(200);
     check(f && f.name === `Nightly export v2 ${stamp}` && f.isDisabled === true, `change not in response: ${short(f)}`);
-    const { attempts } = await eventually(() => client.readFunction({ functionId: fn._id }, readOpts()),
+    await atOnce(() => client.readFunction({ functionId: fn._id }, readOpts()),
       (r) => r?.isDisabled === true && r.name === f.name, "updated function");
-    return retried(attempts);
+    return null;
   });
 
   await step("indexFunctions with projectId", async () => {
@@ -220,10 +220,10 @@ try {
   );
 
   await step("readFlow", async () => {
-    const { value, attempts } = await eventually(() => client.readFlow({ flowId: flow._id }, readOpts()),
+    const { value } = await atOnce(() => client.readFlow({ flowId: flow._id }, readOpts()),
       (f) => f?._id === flow._id, "flow");
     checkFields(value, FLOW, "readFlow");
-    return notes(retried(attempts), missingTyped(value, ["localeReference", "isTrainingOutOfDate"]));
+    return notes(null, missingTyped(value, ["localeReference", "isTrainingOutOfDate"]));
   });
 
   await step("readFlow with preferredLocaleId and includeFeedbackReport (typed parameters)", async () => {
@@ -237,9 +237,9 @@ try {
     const f = await client.updateFlow({ flowId: flow._id, name: `Main flow v2 ${stamp}`, description: "Renamed" });
     expectStatus(200);
     check(f && f.name === `Main flow v2 ${stamp}` && f.description === "Renamed", `change not in response: ${short(f)}`);
-    const { attempts } = await eventually(() => client.readFlow({ flowId: flow._id }, readOpts()),
+    await atOnce(() => client.readFlow({ flowId: flow._id }, readOpts()),
       (r) => r?.description === "Renamed", "updated flow");
-    return retried(attempts);
+    return null;
   });
 
   await step("indexFlows with filter, sort, includeFeedbackReport, preferredLocaleId (typed parameters)", async () => {
@@ -289,12 +289,12 @@ try {
   });
 
   await step("readIntent", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => client.readIntent({ flowId: flow._id, intentId: intent._id }, readOpts()),
       (i) => i?._id === intent._id, "intent");
     checkFields(value, INTENT, "readIntent");
     check(value.referenceId === intent.referenceId && value.localeReference === primaryLocaleId, `unexpected ${short(value)}`);
-    return retried(attempts);
+    return null;
   });
 
   await step("readIntent with preferredLocaleId", async () => {
@@ -310,9 +310,9 @@ try {
       name: "Order status v2", tags: ["orders", "status"], isDisabled: false });
     expectStatus(200);
     check(i && i.name === "Order status v2" && i.tags.length === 2, `change not in response: ${short(i)}`);
-    const { attempts } = await eventually(() => client.readIntent({ flowId: flow._id, intentId: intent._id }, readOpts()),
+    await atOnce(() => client.readIntent({ flowId: flow._id, intentId: intent._id }, readOpts()),
       (r) => r?.name === "Order status v2", "updated intent");
-    return retried(attempts);
+    return null;
   });
 
   // ------------------------------------------------------------ example sentences
@@ -358,10 +358,10 @@ try {
       text: "Where is my parcel?", slots: [], localeReference: primaryLocaleId });
     expectStatus(200);
     check(s && s.text === "Where is my parcel?", `change not in response: ${short(s)}`);
-    const { attempts } = await eventually(
+    await atOnce(
       () => client.readSentence({ flowId: flow._id, intentId: intent._id, sentenceId: sentence._id }, readOpts()),
       (r) => r?.text === "Where is my parcel?", "updated sentence");
-    return retried(attempts);
+    return null;
   });
 
   // ------------------------------------------------------------ intent list parameters
@@ -417,10 +417,10 @@ try {
   );
 
   await step("readFlowState", async () => {
-    const { value, attempts } = await eventually(
+    const { value } = await atOnce(
       () => client.readFlowState({ flowId: flow._id, stateId: state._id }, readOpts()), (s) => s?._id === state._id, "state");
     checkFields(value, STATE, "readFlowState");
-    return retried(attempts);
+    return null;
   });
 
   await step("updateFlowState", async () => {
@@ -433,10 +433,10 @@ try {
     await client.addIntentToFlowState({ flowId: flow._id, stateId: state._id, intentId: intent._id });
     const st = lastStatus();
     check(st >= 200 && st < 300, `unexpected HTTP ${st}`);
-    const { attempts } = await eventually(
+    await atOnce(
       () => client.readFlowState({ flowId: flow._id, stateId: state._id }, readOpts()),
       (s) => s?.intentIds?.includes(intent._id), "intent in state");
-    return notes(`HTTP ${st}`, retried(attempts));
+    return notes(`HTTP ${st}`, null);
   });
 
   await step("indexFlowStates", async () => {
@@ -452,10 +452,10 @@ try {
     await client.removeIntentFromFlowState({ flowId: flow._id, stateId: state._id, intentId: intent._id });
     const st = lastStatus();
     check(st >= 200 && st < 300, `unexpected HTTP ${st}`);
-    const { attempts } = await eventually(
+    await atOnce(
       () => client.readFlowState({ flowId: flow._id, stateId: state._id }, readOpts()),
       (s) => s && s.intentIds.length === 0, "intent removed from state");
-    return notes(`HTTP ${st}`, retried(attempts));
+    return notes(`HTTP ${st}`, null);
   });
 
   await step("deleteFlowState", async () => {
@@ -478,9 +478,9 @@ try {
     expectStatus(204);
     const note = await expectNotFound(() => client.readIntent({ flowId: flow._id, intentId: intent._id }, readOpts()),
       "intent deletion");
-    const { attempts } = await eventually(() => client.readIntent({ flowId: flow._id, intentId: child._id }, readOpts()),
+    await atOnce(() => client.readIntent({ flowId: flow._id, intentId: child._id }, readOpts()),
       (c) => c && !c.parentIntentId, "child promoted to root");
-    return notes(note, retried(attempts));
+    return notes(note, null);
   });
 
   await step("deleteFlow", async () => {

@@ -146,6 +146,8 @@ class EndToEndIT {
         while (written.get() < atCrash + 20) {
             Thread.sleep(10);
         }
+        // Answers once the restarted replica is ready: caught up with the log as it stood then. The read below
+        // only waits for what was written since, instead of racing the whole catch-up against its bound.
         stack.startQuery();
         writing.set(false);
         stream.join(120_000);
@@ -154,6 +156,7 @@ class EndToEndIT {
         String last = writer.patch("/v2.0/locales/" + project.get("primaryLocaleReference").stringValue(), Map.of("name", "done"))
                 .header("X-Event-Position");
         Api.Answer caughtUp = admin.getAfter("/v2.0/locales?projectId=" + projectId + "&limit=1", last);
+        assertThat(caughtUp.status()).as(caughtUp.raw().body()).isEqualTo(200);
         assertThat(caughtUp.header("X-Event-Position-Reached")).isEqualTo("true");
 
         Map<String, String> projected = new HashMap<>();

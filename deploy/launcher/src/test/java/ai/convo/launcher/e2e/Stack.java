@@ -8,11 +8,16 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The whole system as it is deployed: the gateway and both services as processes, on one PostgreSQL. */
+/**
+ * The whole system as it is deployed, on one PostgreSQL: command services, query services and gateways as
+ * processes. A gateway routes to one command and one query service, so gateway i fronts command i and query i
+ * (wrapping around when there are more gateways than either).
+ */
 final class Stack implements AutoCloseable {
 
     static final String ADMIN_EMAIL = "e2e-admin@example.com";
@@ -20,41 +25,83 @@ final class Stack implements AutoCloseable {
     static final String ADMIN_KEY = "e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0";
 
     private static final String VERSION = "0.1.0-SNAPSHOT";
+    private static final String COMMAND_JAR = "command-service/target/command-service-" + VERSION + "-exec.jar";
+    private static final String QUERY_JAR = "query-service/target/query-service-" + VERSION + "-exec.jar";
     private static final List<String> JVM = List.of("-XX:+UseSerialGC", "-Xmx384m", "-Dreactor.netty.ioWorkerCount=2");
 
     final TestDatabase.Settings db = TestDatabase.newDatabase();
     final Path home = Path.of(System.getProperty("convo.home", "../.."));
     final Path logs;
-    final int commandPort = freePort();
-    final int queryPort = freePort();
-    final int gatewayPort = freePort();
-    ServiceProcess command;
+    final List<Integer> commandPorts = new ArrayList<>();
+    final List<Integer> queryPorts = new ArrayList<>();
+    final List<Integer> gatewayPorts = new ArrayList<>();
+    final List<ServiceProcess> commands = new ArrayList<>();
+    final List<ServiceProcess> queries = new ArrayList<>();
+    final List<ServiceProcess> gateways = new ArrayList<>();
+    /** The first of each, for tests of one of each. */
+    final int commandPort;
+    final int queryPort;
     ServiceProcess query;
-    ServiceProcess gateway;
 
     Stack() throws IOException {
+        this(1, 1, 1);
+    }
+
+    Stack(int commandCount, int queryCount, int gatewayCount) throws IOException {
         logs = Files.createDirectories(home.resolve("deploy/launcher/target/e2e-logs"));
-        command = start("command-service", "command-service/target/command-service-" + VERSION + "-exec.jar", commandPort);
-        query = start("query-service", "query-service/target/query-service-" + VERSION + "-exec.jar", queryPort);
-        command.awaitHealthy(health(commandPort), Duration.ofSeconds(120));
-        query.awaitHealthy(health(queryPort), Duration.ofSeconds(120));
-        Map<String, String> env = new HashMap<>();
-        env.put("SERVER_PORT", Integer.toString(gatewayPort));
-        env.put("COMMAND_SERVICE_URI", "http://127.0.0.1:" + commandPort);
-        env.put("QUERY_SERVICE_URI", "http://127.0.0.1:" + queryPort);
-        gateway = ServiceProcess.start("gateway", home.resolve("deploy/gateway/target/gateway-" + VERSION + "-exec.jar"),
-                env, JVM, logs.resolve("gateway.log"));
-        gateway.awaitHealthy(health(gatewayPort), Duration.ofSeconds(120));
+        for (int i = 0; i < commandCount; i++) {
+            commandPorts.add(freePort());
+            commands.add(start("command-service-" + i, COMMAND_JAR, commandPorts.get(i)));
+        }
+        for (int i = 0; i < queryCount; i++) {
+            queryPorts.add(freePort());
+            queries.add(start("query-service-" + i, QUERY_JAR, queryPorts.get(i)));
+        }
+        for (int i = 0; i < commandCount; i++) {
+            commands.get(i).awaitHealthy(health(commandPorts.get(i)), Duration.ofSeconds(120));
+        }
+        for (int i = 0; i < queryCount; i++) {
+            queries.get(i).awaitHealthy(ready(queryPorts.get(i)), Duration.ofSeconds(120));
+        }
+        for (int i = 0; i < gatewayCount; i++) {
+            gatewayPorts.add(freePort());
+            Map<String, String> env = new HashMap<>();
+            env.put("SERVER_PORT", Integer.toString(gatewayPorts.get(i)));
+            env.put("COMMAND_SERVICE_URI", "http://127.0.0.1:" + commandPorts.get(i % commandCount));
+            env.put("QUERY_SERVICE_URI", "http://127.0.0.1:" + queryPorts.get(i % queryCount));
+            gateways.add(ServiceProcess.start("gateway-" + i,
+                    home.resolve("deploy/gateway/target/gateway-" + VERSION + "-exec.jar"), env, JVM,
+                    logs.resolve("gateway-" + i + ".log")));
+        }
+        for (int i = 0; i < gatewayCount; i++) {
+            gateways.get(i).awaitHealthy(health(gatewayPorts.get(i)), Duration.ofSeconds(120));
+        }
+        commandPort = commandPorts.get(0);
+        queryPort = queryPorts.get(0);
+        query = queries.get(0);
     }
 
     String baseUrl() {
-        return "http://127.0.0.1:" + gatewayPort + "/new";
+        return baseUrl(0);
     }
 
+    String baseUrl(int gateway) {
+        return "http://127.0.0.1:" + gatewayPorts.get(gateway) + "/new";
+    }
+
+    /** Restarts the first query service after a kill; answers once it is ready (caught up with the log). */
     ServiceProcess startQuery() throws IOException {
-        query = start("query-service", "query-service/target/query-service-" + VERSION + "-exec.jar", queryPort);
-        query.awaitHealthy(health(queryPort), Duration.ofSeconds(120));
-        return query;
+        return startQuery(0);
+    }
+
+    ServiceProcess startQuery(int index) throws IOException {
+        ServiceProcess started = start("query-service-" + index, QUERY_JAR, queryPorts.get(index));
+        started.awaitHealthy(ready(queryPorts.get(index)), Duration.ofSeconds(120));
+        queries.set(index, started);
+        if (index == 0) {
+            query = started;
+        }
+        return started;
     }
 
     private ServiceProcess start(String name, String jar, int port) throws IOException {
@@ -76,6 +123,11 @@ final class Stack implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port + "/new/health");
     }
 
+    /** A query service is ready once its projections have caught up with the log as it stood when it started. */
+    private static URI ready(int port) {
+        return URI.create("http://127.0.0.1:" + port + "/new/health/ready");
+    }
+
     private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
@@ -86,7 +138,10 @@ final class Stack implements AutoCloseable {
 
     @Override
     public void close() {
-        for (ServiceProcess process : new ServiceProcess[] {gateway, query, command}) {
+        List<ServiceProcess> all = new ArrayList<>(gateways);
+        all.addAll(queries);
+        all.addAll(commands);
+        for (ServiceProcess process : all) {
             if (process != null) {
                 process.stop();
             }
