@@ -3,7 +3,7 @@ package ai.convo.query.consistency;
 import ai.convo.persistence.ChangeNotifications;
 import ai.convo.persistence.DatabaseSettings;
 import ai.convo.persistence.EventNotifications;
-import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
+import ai.convo.persistence.PersistenceConfiguration;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import io.r2dbc.postgresql.api.Notification;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
@@ -44,14 +44,7 @@ public class ConsistencyChannel implements SmartLifecycle, ChangeNotifications {
     private volatile long backoffMillis = 100;
 
     public ConsistencyChannel(DatabaseSettings settings, LoopResources r2dbcLoops) {
-        this.factory = new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration.builder()
-                .loopResources(r2dbcLoops)
-                .host(settings.host())
-                .port(settings.port())
-                .database(settings.database())
-                .username(settings.username())
-                .password(settings.password() == null || settings.password().isEmpty() ? null : settings.password())
-                .build());
+        this.factory = PersistenceConfiguration.postgres(settings, r2dbcLoops);
     }
 
     @Override

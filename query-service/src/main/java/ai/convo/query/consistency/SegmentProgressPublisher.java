@@ -1,5 +1,6 @@
 package ai.convo.query.consistency;
 
+import ai.convo.persistence.Periodic;
 import java.lang.management.ManagementFactory;
 import java.sql.Array;
 import java.sql.Connection;
@@ -9,42 +10,32 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
  * Publishes the progress of the segments this replica holds to {@code segment_progress} (V17) while it moves, so
  * a read on another replica that must wait for a position sees an idle segment's progress within one interval
  * instead of the next claim extension. The write is not made durable (synchronous_commit off): a lost row only
- * means waiting for the stored token.
+ * means waiting for the stored token. A failed run leaves reads to the stored tokens until the next one.
  */
 @Component
-public class SegmentProgressPublisher implements SmartLifecycle {
-
-    private static final Logger log = LoggerFactory.getLogger(SegmentProgressPublisher.class);
+public class SegmentProgressPublisher extends Periodic {
 
     private final EventProcessingConfiguration processing;
     private final DataSource dataSource;
-    private final Duration interval;
     private final String replica = ManagementFactory.getRuntimeMXBean().getName();
     private final Map<String, ProjectionProgress.Covered> published = new HashMap<>();
-    private ScheduledExecutorService timer;
 
     SegmentProgressPublisher(EventProcessingConfiguration processing, DataSource dataSource,
                              @Value("${app.consistency.progress-interval:10ms}") Duration interval) {
+        super("segment-progress", interval);
         this.processing = processing;
         this.dataSource = dataSource;
-        this.interval = interval;
     }
 
     /** Writes what moved since the last time; answers how many segments that was. */
@@ -96,31 +87,7 @@ public class SegmentProgressPublisher implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "segment-progress");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                publish();
-            } catch (Exception e) {
-                log.debug("Publishing segment progress failed; reads fall back to stored tokens: {}", e.toString());
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return timer != null;
+    protected void runOnce() throws Exception {
+        publish();
     }
 }

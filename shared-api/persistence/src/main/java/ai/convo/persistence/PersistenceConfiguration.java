@@ -105,19 +105,23 @@ public class PersistenceConfiguration {
 
     @Bean(destroyMethod = "dispose")
     public ConnectionPool connectionFactory(DatabaseSettings settings, DataSource migratedFirst, LoopResources r2dbcLoops) {
-        PostgresqlConnectionFactory factory = new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration.builder()
-                .loopResources(r2dbcLoops)
+        return new ConnectionPool(ConnectionPoolConfiguration.builder(postgres(settings, r2dbcLoops))
+                .name("r2dbc")
+                .initialSize(1)
+                .maxSize(settings.r2dbcPoolSize())
+                .maxIdleTime(Duration.ofMinutes(5))
+                .build());
+    }
+
+    /** Unpooled R2DBC connections to the database, on the driver's own loops. */
+    public static PostgresqlConnectionFactory postgres(DatabaseSettings settings, LoopResources loops) {
+        return new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration.builder()
+                .loopResources(loops)
                 .host(settings.host())
                 .port(settings.port())
                 .database(settings.database())
                 .username(settings.username())
                 .password(settings.password() == null || settings.password().isEmpty() ? null : settings.password())
-                .build());
-        return new ConnectionPool(ConnectionPoolConfiguration.builder(factory)
-                .name("r2dbc")
-                .initialSize(1)
-                .maxSize(settings.r2dbcPoolSize())
-                .maxIdleTime(Duration.ofMinutes(5))
                 .build());
     }
 
