@@ -126,7 +126,6 @@ async function step(name, fn, { required = false } = {}) {
   }
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * Reads once, right after the write, and requires `accept(result)`: the server lets a principal read its own
  * writes at once (no header, no retry), which is what a script using the client relies on.
@@ -232,7 +231,7 @@ function finish() {
 
 export {
   RestAPIClient, clientVersion, clientEntry, BASE_URL, API_KEY,
-  short, lastExchange, lastStatus, lastEntry, results, StepFailure, check, errText, step, sleep, atOnce,
+  short, lastExchange, lastStatus, lastEntry, results, StepFailure, check, errText, step, atOnce,
   readOpts, rejects, isId, isNum, checkFields, PROJECT_FIELDS, LOCALE_FIELDS, checkEnvelope,
   missingTyped, notes, finish, expectNotFound, lastWire,
 };
