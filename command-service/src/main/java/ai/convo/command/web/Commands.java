@@ -6,8 +6,13 @@ import ai.convo.http.security.ApiPrincipal;
 import ai.convo.persistence.EventPositions;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
 import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.dao.DuplicateKeyException;
@@ -21,12 +26,21 @@ import reactor.core.scheduler.Schedulers;
  * caller's thread. Answers the handler's result and the global position of the newest event written.
  * Every command sent here is recorded as a write of the authenticated principal ({@link PrincipalWrites}), so that
  * principal's later reads reflect it on every query replica.
+ * <p>
+ * Two command replicas may decide on one aggregate at once; the second append then fails on the aggregate's
+ * sequence number and its whole transaction rolls back. Such a command is sent again (it reloads the aggregate and
+ * decides anew), up to {@link #ATTEMPTS} times; only then is the conflict the client's, as a 409. A command, once
+ * running, is never interrupted because its client went away: it commits or rolls back as a whole.
  */
 @Component
 public class Commands {
 
     public record Sent<R>(R result, Long position) {
     }
+
+    static final int ATTEMPTS = 8;
+    /** Commands run here: a cancelled subscription does not dispose (so does not interrupt) the running task. */
+    private static final Executor COMMAND_THREADS = task -> Schedulers.boundedElastic().schedule(task);
 
     private final CommandGateway gateway;
     private final EventPositions positions;
@@ -45,19 +59,57 @@ public class Commands {
      * route (no principal) shows, such as the current system message ({@link ai.convo.persistence.PrincipalKeys}).
      */
     public <R> Mono<Sent<R>> sendReadBy(String publicKey, Object command, String... aggregateIds) {
-        return principalKeys(publicKey).flatMap(keys -> Mono.fromCallable(() -> PrincipalWrites.as(keys, () -> {
-                    R result = gateway.sendAndWait(command);
+        return principalKeys(publicKey).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
+                    R result = sendDecidingAgain(command);
                     return new Sent<>(result, positions.latestOf(List.of(aggregateIds)));
-                }))
-                .subscribeOn(Schedulers.boundedElastic()))
+                })))
                 .onErrorMap(Commands::translate);
     }
 
     /** For blocking work (JDBC lookups, commands sent directly) that must also stay off the event loop. */
     public <T> Mono<T> blocking(Callable<T> work) {
         return principalKeys(null)
-                .flatMap(keys -> Mono.fromCallable(() -> PrincipalWrites.as(keys, work)).subscribeOn(Schedulers.boundedElastic()))
+                .flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, work)))
                 .onErrorMap(Commands::translate);
+    }
+
+    private <R> R sendDecidingAgain(Object command) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return gateway.sendAndWait(command);
+            } catch (RuntimeException e) {
+                if (attempt == ATTEMPTS || !lostTheRace(e)) {
+                    throw e;
+                }
+                // a short random pause, growing with the attempts, so the racing writers do not meet again
+                Thread.sleep(ThreadLocalRandom.current().nextInt(1, 4 * attempt + 2));
+            }
+        }
+    }
+
+    /** Another writer appended to the aggregate first (not: an aggregate created twice with one id). */
+    static boolean lostTheRace(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof AggregateStreamCreationException) {
+                return false;
+            }
+            if (t instanceof ConcurrencyException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static <T> Mono<T> uninterrupted(Callable<T> work) {
+        return Mono.fromFuture(() -> CompletableFuture.supplyAsync(() -> {
+            try {
+                return work.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        }, COMMAND_THREADS), true).onErrorMap(CompletionException.class, e -> e.getCause() == null ? e : e.getCause());
     }
 
     /** The keys a write is recorded under: the caller's user id, and a public key if given. */

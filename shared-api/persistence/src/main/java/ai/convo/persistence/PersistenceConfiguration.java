@@ -20,7 +20,6 @@ import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
-import org.axonframework.eventsourcing.eventstore.jdbc.JdbcSQLErrorCodesResolver;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.upcasting.event.EventUpcaster;
 import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
@@ -185,7 +184,7 @@ public class PersistenceConfiguration {
                 .snapshotSerializer(serializer)
                 .eventSerializer(eventSerializer)
                 .upcasterChain(new EventUpcasterChain(upcasters.orderedStream().toList()))
-                .persistenceExceptionResolver(new JdbcSQLErrorCodesResolver())
+                .persistenceExceptionResolver(new UniqueViolations())
                 .connectionProvider(connectionProvider)
                 .transactionManager(axonTransactionManager)
                 .schema(eventSchema)
