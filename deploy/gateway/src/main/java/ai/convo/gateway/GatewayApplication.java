@@ -1,6 +1,9 @@
 package ai.convo.gateway;
 
+import java.net.ConnectException;
 import java.net.URI;
+import java.util.List;
+import java.util.Map;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -15,7 +18,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.server.WebFilter;
 
-/** One base URL for clients: reads (GET, HEAD, OPTIONS) go to the query service, everything else to the command service. */
+/**
+ * One base URL for clients: reads (GET, HEAD, OPTIONS) go to the query service, everything else to the command
+ * service; each may be several replicas ({@link Upstreams}).
+ */
 @SpringBootApplication
 @EnableConfigurationProperties(GatewayApplication.Backends.class)
 public class GatewayApplication {
@@ -28,21 +34,36 @@ public class GatewayApplication {
         SpringApplication.run(GatewayApplication.class, args);
     }
 
+    /**
+     * The replicas of each side: a comma-separated list of base URIs each (COMMAND_SERVICE_URI, QUERY_SERVICE_URI),
+     * and the path that says a replica takes requests (a query replica: once its projections caught up).
+     */
     @ConfigurationProperties("app.gateway")
-    public record Backends(URI commandUri, URI queryUri) {
+    public record Backends(List<URI> commandUri, List<URI> queryUri, String commandHealthPath, String queryHealthPath) {
+    }
+
+    @Bean
+    Upstreams upstreams(Backends backends) {
+        return new Upstreams(Map.of("command", backends.commandUri(), "query", backends.queryUri()),
+                Map.of("command", backends.commandHealthPath(), "query", backends.queryHealthPath()));
     }
 
     @Bean
     RouteLocator routes(RouteLocatorBuilder builder, Backends backends) {
         // Host is kept too, so links the services build from it point at the gateway, not at themselves.
+        // A read whose connection is refused reached no replica and is sent to the next one; a write never is.
+        int others = Math.max(1, backends.queryUri().size() - 1);
         return builder.routes()
                 .route("reads", r -> r.order(0)
                         .method(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS)
-                        .filters(f -> f.preserveHostHeader())
-                        .uri(backends.queryUri()))
+                        .filters(f -> f.preserveHostHeader().retry(retry -> retry.setRetries(others)
+                                .setMethods(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS)
+                                .setSeries().setStatuses()
+                                .setExceptions(ConnectException.class)))
+                        .uri(Upstreams.SCHEME + "://query"))
                 .route("writes", r -> r.order(1).alwaysTrue()
                         .filters(f -> f.preserveHostHeader())
-                        .uri(backends.commandUri()))
+                        .uri(Upstreams.SCHEME + "://command"))
                 .build();
     }
 

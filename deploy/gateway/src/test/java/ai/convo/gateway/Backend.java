@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.sun.net.httpserver.HttpServer;
@@ -19,6 +20,8 @@ final class Backend implements AutoCloseable {
 
     private final HttpServer server;
     final AtomicReference<Request> last = new AtomicReference<>();
+    /** Requests received, health checks left out. */
+    final AtomicInteger count = new AtomicInteger();
 
     Backend(String name, Duration delay) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -28,6 +31,9 @@ final class Backend implements AutoCloseable {
             Request request = new Request(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
                     exchange.getRequestHeaders(), body);
             last.set(request);
+            if (!request.uri().startsWith("/new/health")) {
+                count.incrementAndGet();
+            }
             sleep(delay);
             byte[] out = (name + " " + request.method() + " " + request.uri() + " " + body)
                     .getBytes(StandardCharsets.UTF_8);
