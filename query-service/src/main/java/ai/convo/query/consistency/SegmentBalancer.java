@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
  * Spreads projection work over the query replicas that run. Axon lets the first replica claim every segment and
  * never moves one while its holder lives; so each replica says it is alive ({@code query_replica}, V18) and, holding
  * more than its share (segments / live replicas, rounded up) of a processor, releases the rest for a while, for the
- * others to claim. A replica that stops saying it is alive drops out of the count after three intervals (3 s, as
+ * others to claim. A replica that stops saying it is alive drops out of the count after two intervals (2 s, as
  * long as a claim lives: APP_EVENTS_CLAIM_TIMEOUT), so the survivors' share then covers its segments, which they
  * claim as its claims time out.
  */
@@ -41,7 +41,7 @@ public class SegmentBalancer extends Periodic {
         jdbc.update("INSERT INTO query_replica (replica, seen_at) VALUES (?, now()) "
                 + "ON CONFLICT (replica) DO UPDATE SET seen_at = now()", replica);
         Integer live = jdbc.queryForObject("SELECT count(*) FROM query_replica "
-                + "WHERE seen_at > now() - make_interval(secs => ?)", Integer.class, 3.0 * interval.toMillis() / 1000);
+                + "WHERE seen_at > now() - make_interval(secs => ?)", Integer.class, 2.0 * interval.toMillis() / 1000);
         int replicas = Math.max(1, live == null ? 1 : live);
         int released = 0;
         for (var candidate : processing.eventProcessors().values()) {
