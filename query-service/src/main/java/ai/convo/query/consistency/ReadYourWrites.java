@@ -65,7 +65,11 @@ public class ReadYourWrites {
         }
         long asked = headerPosition(exchange);
         long started = System.nanoTime();
-        Mono<Long> newest = perPrincipal ? latest.of(keys) : Mono.just(0L);
+        // A look-up that fails (the database unreachable) is a 503 the client may retry, not a 500.
+        Mono<Long> newest = perPrincipal ? latest.of(keys).onErrorMap(error -> !(error instanceof ApiProblem),
+                error -> new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "The read model cannot be reached at the "
+                        + "moment, so this read cannot be made to reflect your latest changes; retry shortly.",
+                        Map.of()).withHeader("Retry-After", "1")) : Mono.just(0L);
         return newest.flatMap(written -> {
             long position = Math.max(asked, written);
             exchange.getAttributes().put(ATTRIBUTE, new Required(position, started + maxWait.toNanos()));

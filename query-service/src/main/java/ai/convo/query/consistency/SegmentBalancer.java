@@ -4,7 +4,9 @@ import ai.convo.persistence.Periodic;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
@@ -43,14 +45,15 @@ public class SegmentBalancer extends Periodic {
         Integer live = jdbc.queryForObject("SELECT count(*) FROM query_replica "
                 + "WHERE seen_at > now() - make_interval(secs => ?)", Integer.class, 2.0 * interval.toMillis() / 1000);
         int replicas = Math.max(1, live == null ? 1 : live);
+        Map<String, Integer> segmentsOf = new HashMap<>();
+        jdbc.query("SELECT processor_name, count(*) FROM token_entry GROUP BY processor_name",
+                rows -> { segmentsOf.put(rows.getString(1), rows.getInt(2)); });
         int released = 0;
         for (var candidate : processing.eventProcessors().values()) {
             if (!(candidate instanceof PooledStreamingEventProcessor processor)) {
                 continue;
             }
-            Integer segments = jdbc.queryForObject("SELECT count(*) FROM token_entry WHERE processor_name = ?",
-                    Integer.class, processor.getName());
-            int share = (int) Math.ceil((segments == null ? 0 : segments) / (double) replicas);
+            int share = (int) Math.ceil(segmentsOf.getOrDefault(processor.getName(), 0) / (double) replicas);
             List<Integer> held = new ArrayList<>(processor.processingStatus().keySet());
             for (int i = share; i < held.size(); i++) {
                 // long enough for another replica to claim it (they look every second), then free to take again
