@@ -35,6 +35,7 @@ public final class Launcher {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final CompletableFuture<ServiceProcess> unexpectedExit = new CompletableFuture<>();
     private volatile LocalPostgres embeddedDatabase;
+    private volatile LocalPostgres embeddedReplica;
     private volatile ServiceProcess command;
     private volatile ServiceProcess query;
     private volatile ServiceProcess gateway;
@@ -86,7 +87,12 @@ public final class Launcher {
         common.put("AXONIQ_UPDATE_CHECKER_DISABLED", "true");
 
         command = startService("command-service", serviceJar("command-service"), settings.commandPort(), common);
-        query = startService("query-service", serviceJar("query-service"), settings.queryPort(), common);
+        Map<String, String> queryEnv = new HashMap<>(common);
+        if (embeddedReplica != null) {
+            queryEnv.put("DB_READ_HOST", embeddedReplica.host());
+            queryEnv.put("DB_READ_PORT", Integer.toString(embeddedReplica.port()));
+        }
+        query = startService("query-service", serviceJar("query-service"), settings.queryPort(), queryEnv);
         awaitHealthy(Map.of(command, settings.commandPort(), query, settings.queryPort()));
 
         Map<String, String> gatewayEnv = new HashMap<>(common);
@@ -124,6 +130,9 @@ public final class Launcher {
                 Thread.currentThread().interrupt();
             }
         }
+        if (embeddedReplica != null) {
+            embeddedReplica.close();
+        }
         if (embeddedDatabase != null) {
             embeddedDatabase.close();
         }
@@ -134,6 +143,11 @@ public final class Launcher {
         LocalPostgres pg = LocalPostgres.start(settings.dataDir().resolve("postgres"), settings.embeddedDbPort(), true);
         embeddedDatabase = pg;
         pg.createDatabaseIfMissing("convo");
+        if (settings.embeddedReadReplica()) {
+            // A streaming replica the query service reads projections from (EMBEDDED_DB_READ_REPLICA=true).
+            embeddedReplica = LocalPostgres.startStandby(pg, settings.dataDir().resolve("postgres-replica"),
+                    settings.embeddedDbPort() + 1, true);
+        }
         return new LauncherSettings.Database(pg.host(), pg.port(), "convo", pg.user(), "");
     }
 
@@ -202,6 +216,9 @@ public final class Launcher {
                 ? "embedded PostgreSQL on " + database.host() + ":" + database.port() + ", data in "
                         + embeddedDatabase.dataDir()
                 : "external PostgreSQL " + database.host() + ":" + database.port() + "/" + database.name();
+        if (embeddedReplica != null) {
+            db += "; reads from its streaming replica on " + embeddedReplica.host() + ":" + embeddedReplica.port();
+        }
         System.out.println();
         System.out.println("Convo platform is up (started in " + millis + " ms)");
         System.out.println("  Base URL:        " + baseUrl);

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /** Everything the launcher reads from the environment, with the local defaults. */
 record LauncherSettings(Path root, Path dataDir, int gatewayPort, int commandPort, int queryPort,
-                        int embeddedDbPort, Optional<Database> externalDatabase) {
+                        int embeddedDbPort, Optional<Database> externalDatabase, boolean embeddedReadReplica) {
 
     /** Connection settings handed to the services as DB_* variables. */
     record Database(String host, int port, String name, String username, String password) {
@@ -25,7 +25,8 @@ record LauncherSettings(Path root, Path dataDir, int gatewayPort, int commandPor
                 host, intValue(env, "DB_PORT", 5432), env.getOrDefault("DB_NAME", "convo"),
                 env.getOrDefault("DB_USERNAME", "postgres"), env.getOrDefault("DB_PASSWORD", "")));
         return new LauncherSettings(root, dataDir, intValue(env, "PORT", 8080), intValue(env, "COMMAND_PORT", 8081),
-                intValue(env, "QUERY_PORT", 8082), intValue(env, "EMBEDDED_DB_PORT", 54329), external);
+                intValue(env, "QUERY_PORT", 8082), intValue(env, "EMBEDDED_DB_PORT", 54329), external,
+                Boolean.parseBoolean(env.getOrDefault("EMBEDDED_DB_READ_REPLICA", "false").strip()));
     }
 
     Path logDir() {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.http.ResponseEntity;
+import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -31,7 +32,7 @@ public class CallCounterQueryController {
 
     private final DatabaseClient db;
 
-    public CallCounterQueryController(DatabaseClient db) {
+    public CallCounterQueryController(@ReadModel DatabaseClient db) {
         this.db = db;
     }
 

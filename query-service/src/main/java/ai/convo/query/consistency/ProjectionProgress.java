@@ -14,6 +14,8 @@ import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventhandling.WrappedToken;
 import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
+import ai.convo.query.web.ReadModel;
+import ai.convo.query.web.ReadModelDatabase;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -46,11 +48,19 @@ public class ProjectionProgress {
 
     private final EventProcessingConfiguration processing;
     private final DatabaseClient db;
+    /**
+     * Reads go to a replica: what this process has projected says nothing of what the replica shows yet, so progress
+     * is always the replica's copy of the tokens and published progress, which it replays in commit order after the
+     * rows they cover.
+     */
+    private final boolean replica;
     private final AtomicLong safe = new AtomicLong();
 
-    public ProjectionProgress(EventProcessingConfiguration processing, DatabaseClient db) {
+    public ProjectionProgress(EventProcessingConfiguration processing, @ReadModel DatabaseClient db,
+                              ReadModelDatabase readModel) {
         this.processing = processing;
         this.db = db;
+        this.replica = readModel.replica();
     }
 
     public long safe() {
@@ -77,7 +87,7 @@ public class ProjectionProgress {
         if (processors.isEmpty()) {
             return Mono.just(true);
         }
-        if (processors.stream().allMatch(ProjectionProgress::holdsEverySegment)) {
+        if (!replica && processors.stream().allMatch(ProjectionProgress::holdsEverySegment)) {
             List<Covered> segments = new ArrayList<>();
             processors.forEach(processor -> processor.processingStatus().values()
                     .forEach(status -> segments.add(covered(status))));
@@ -88,7 +98,7 @@ public class ProjectionProgress {
                         + "LEFT JOIN segment_progress p ON p.processor_name = t.processor_name AND p.segment = t.segment "
                         + "WHERE t.processor_name IN (:names)")
                 .bind("names", names)
-                .map(row -> segment(processors, row.get("processor_name", String.class),
+                .map(row -> segment(replica ? List.of() : processors, row.get("processor_name", String.class),
                         row.get("segment", Integer.class), row.get("token", byte[].class),
                         published(row.get("idx", Long.class), row.get("gaps", Long[].class))))
                 .all()

@@ -9,6 +9,7 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
+import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
 import ai.convo.query.web.list.Scope;
@@ -36,8 +37,9 @@ public class ApiKeyQueryController {
     private final Reads reads;
     private final DatabaseClient db;
 
-    public ApiKeyQueryController(Reads reads, DatabaseClient db) {
-        this.reads = reads;
+    /** API keys are written outside the event log (no projection, no token to wait for): read on the primary. */
+    public ApiKeyQueryController(DatabaseClient db) {
+        this.reads = new Reads(db, new KeysetLists(db));
         this.db = db;
     }
 

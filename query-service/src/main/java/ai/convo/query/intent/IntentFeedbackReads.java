@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -37,7 +38,7 @@ public class IntentFeedbackReads {
 
     private final DatabaseClient db;
 
-    public IntentFeedbackReads(DatabaseClient db) {
+    public IntentFeedbackReads(@ReadModel DatabaseClient db) {
         this.db = db;
     }
 

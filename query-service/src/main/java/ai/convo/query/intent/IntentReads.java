@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -43,7 +44,7 @@ public class IntentReads {
 
     private final DatabaseClient db;
 
-    public IntentReads(DatabaseClient db) {
+    public IntentReads(@ReadModel DatabaseClient db) {
         this.db = db;
     }
 

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
+import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -57,7 +58,7 @@ public class KnowledgeQueryController {
     private final Reads reads;
     private final DatabaseClient db;
 
-    public KnowledgeQueryController(Reads reads, DatabaseClient db) {
+    public KnowledgeQueryController(Reads reads, @ReadModel DatabaseClient db) {
         this.reads = reads;
         this.db = db;
     }

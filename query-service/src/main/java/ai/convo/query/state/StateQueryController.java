@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
+import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -48,7 +49,7 @@ public class StateQueryController {
     private final Reads reads;
     private final DatabaseClient db;
 
-    public StateQueryController(Reads reads, DatabaseClient db) {
+    public StateQueryController(Reads reads, @ReadModel DatabaseClient db) {
         this.reads = reads;
         this.db = db;
     }

@@ -13,6 +13,7 @@ import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
+import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -26,7 +27,7 @@ public class SystemMessageQueryController {
     private final DatabaseClient db;
     private final ReadYourWrites consistency;
 
-    public SystemMessageQueryController(DatabaseClient db, ReadYourWrites consistency) {
+    public SystemMessageQueryController(@ReadModel DatabaseClient db, ReadYourWrites consistency) {
         this.db = db;
         this.consistency = consistency;
     }

@@ -16,6 +16,7 @@ import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
+import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -42,7 +43,7 @@ public class TokenQueryController {
     private final Reads reads;
     private final DatabaseClient db;
 
-    public TokenQueryController(Reads reads, DatabaseClient db) {
+    public TokenQueryController(Reads reads, @ReadModel DatabaseClient db) {
         this.reads = reads;
         this.db = db;
     }

@@ -11,6 +11,7 @@ import ai.convo.http.security.ApiPrincipal;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
+import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -25,7 +26,7 @@ public class VoiceAssistantQueryController {
 
     private final DatabaseClient db;
 
-    public VoiceAssistantQueryController(DatabaseClient db) {
+    public VoiceAssistantQueryController(@ReadModel DatabaseClient db) {
         this.db = db;
     }
 

@@ -33,7 +33,7 @@ public class Reads {
     private final DatabaseClient db;
     private final KeysetLists lists;
 
-    public Reads(DatabaseClient db, KeysetLists lists) {
+    public Reads(@ReadModel DatabaseClient db, KeysetLists lists) {
         this.db = db;
         this.lists = lists;
     }

@@ -41,13 +41,15 @@ public class ResponseCache {
     private final int maxEntries;
     private final long maxAgeNanos;
 
-    public ResponseCache(ConsistencyChannel notifications, ReadYourWrites consistency,
+    public ResponseCache(ConsistencyChannel notifications, ReadYourWrites consistency, ReadModelDatabase readModel,
                          @Value("${app.lists.cache.enabled:true}") boolean enabled,
                          @Value("${app.lists.cache.max-entries:2000}") int maxEntries,
                          @Value("${app.lists.cache.max-age-seconds:60}") long maxAgeSeconds) {
         this.validity = new CacheValidity(EventNotifications.READ_MODEL_CHANGES, notifications);
         this.consistency = consistency;
-        this.enabled = enabled;
+        // Changes are announced when the primary commits them; a replica may not show them yet, so an answer read
+        // there after the announcement could be older than it and stay cached: with a replica, nothing is cached.
+        this.enabled = enabled && !readModel.replica();
         this.maxEntries = maxEntries;
         this.maxAgeNanos = maxAgeSeconds * 1_000_000_000L;
     }

@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -80,6 +81,113 @@ public final class LocalPostgres implements AutoCloseable {
             }
         }
         throw failure;
+    }
+
+    /**
+     * Starts a hot standby of {@code primary} on {@code dataDir}: streaming replication over a physical slot (so the
+     * primary keeps the WAL it has not sent), read-only queries allowed, {@code hot_standby_feedback} on so replay does
+     * not cancel a long read. The first start takes a base backup with pg_backup_start/stop and a file copy (the
+     * bundled binaries have no pg_basebackup); later starts reuse the standby's directory and catch up from the slot.
+     */
+    public static LocalPostgres startStandby(LocalPostgres primary, Path dataDir, int port, boolean durable) {
+        boolean root = Privileges.isRoot();
+        Path bin = Binaries.install(root).resolve("bin");
+        Path data = DataDirectory.prepare(dataDir.toAbsolutePath().normalize(), root);
+        Commands commands = new Commands(bin, data, root);
+        if (!Files.exists(data.resolve("PG_VERSION"))) {
+            String slot = "convo_standby_" + DataDirectory.shortHash(data.toString());
+            primary.baseBackup(data, slot);
+            try {
+                Files.writeString(data.resolve("standby.signal"), "");
+                Files.writeString(data.resolve("postgresql.auto.conf"), "\n# A streaming standby (LocalPostgres)\n"
+                        + "primary_conninfo = 'host=" + HOST + " port=" + primary.port() + " user=" + USER
+                        + " application_name=" + slot + "'\n"
+                        + "primary_slot_name = '" + slot + "'\n"
+                        + "hot_standby_feedback = on\n", StandardOpenOption.APPEND);
+                if (root) {
+                    Privileges.chownTreeToUnprivileged(data);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not configure the standby in " + data, e);
+            }
+        }
+        commands.clearStalePid();
+        int actualPort = port == 0 ? freePort() : port;
+        commands.start(actualPort, durable);
+        LOG.log(System.Logger.Level.INFO, "PostgreSQL standby of {0,number,#} listening on {1}:{2,number,#}, data in {3}",
+                primary.port(), HOST, actualPort, data);
+        return new LocalPostgres(bin, data, actualPort);
+    }
+
+    /** pg_backup_start, a copy of the data directory without what a backup leaves out, pg_backup_stop's label. */
+    private void baseBackup(Path target, String slot) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, "");
+             Statement statement = c.createStatement()) {
+            statement.execute("SELECT pg_create_physical_replication_slot('" + slot + "', true) WHERE NOT EXISTS "
+                    + "(SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "')");
+            statement.execute("SELECT pg_backup_start('" + slot + "', true)");
+            copyForBackup(dataDir, target);
+            try (ResultSet stop = statement.executeQuery("SELECT labelfile, spcmapfile FROM pg_backup_stop(false)")) {
+                stop.next();
+                Files.writeString(target.resolve("backup_label"), stop.getString("labelfile"));
+                String tablespaces = stop.getString("spcmapfile");
+                if (tablespaces != null && !tablespaces.isEmpty()) {
+                    Files.writeString(target.resolve("tablespace_map"), tablespaces);
+                }
+            }
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException("Could not take a base backup of " + this + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Directories whose contents a base backup leaves out (the directories themselves must exist). */
+    private static final java.util.Set<String> EMPTIED = java.util.Set.of("pg_wal", "pg_replslot", "pg_dynshmem",
+            "pg_notify", "pg_serial", "pg_snapshots", "pg_stat_tmp", "pg_subtrans");
+    private static final java.util.Set<String> LEFT_OUT = java.util.Set.of("postmaster.pid", "postmaster.opts",
+            "postgres.log", "standby.signal", "recovery.signal", "backup_label", "tablespace_map");
+
+    private static void copyForBackup(Path source, Path target) throws IOException {
+        Files.walkFileTree(source, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes attrs)
+                    throws IOException {
+                Path copy = target.resolve(source.relativize(dir).toString());
+                Files.createDirectories(copy);
+                Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwx------"));
+                if (!dir.equals(source) && EMPTIED.contains(source.relativize(dir).toString())) {
+                    if (dir.getFileName().toString().equals("pg_wal")) {
+                        Files.createDirectories(copy.resolve("archive_status"));
+                    }
+                    return java.nio.file.FileVisitResult.SKIP_SUBTREE;
+                }
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs)
+                    throws IOException {
+                String name = file.getFileName().toString();
+                boolean top = file.getParent().equals(source);
+                if ((top && LEFT_OUT.contains(name)) || name.startsWith("pgsql_tmp")) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+                try {
+                    Files.copy(file, target.resolve(source.relativize(file).toString()),
+                            java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // Removed while copying (a dropped relation, a recycled file): WAL replay recreates what matters.
+                }
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof java.nio.file.NoSuchFileException) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
     }
 
     public String host() {

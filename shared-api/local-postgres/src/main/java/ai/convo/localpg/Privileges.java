@@ -53,6 +53,12 @@ final class Privileges {
         if (Integer.valueOf(id).equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))) {
             return;
         }
+        chownTreeToUnprivileged(dir);
+    }
+
+    /** Every file under {@code dir}, whoever owns {@code dir} itself (a copy made as root). */
+    static void chownTreeToUnprivileged(Path dir) throws IOException {
+        int id = LocalPostgres.UNPRIVILEGED_ID;
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) all::iterator) {
                 Files.setAttribute(p, "unix:uid", id, LinkOption.NOFOLLOW_LINKS);

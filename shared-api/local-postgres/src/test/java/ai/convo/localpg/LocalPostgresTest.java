@@ -40,6 +40,43 @@ class LocalPostgresTest {
         Binaries.deleteTree(dir);
     }
 
+    @Test
+    void standbyStreamsWhatThePrimaryCommitsAndRefusesWrites() throws Exception {
+        Path dir = Files.createTempDirectory("local-pg-standby", PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwxr-xr-x")));
+        try (LocalPostgres primary = LocalPostgres.start(dir.resolve("primary"), 0, false)) {
+            primary.createDatabaseIfMissing("app");
+            execute(primary, "CREATE TABLE t(v int); INSERT INTO t VALUES (1)");
+            try (LocalPostgres standby = LocalPostgres.startStandby(primary, dir.resolve("standby"), 0, false)) {
+                assertEquals("1", queryOne(standby, "SELECT count(*) FROM t"));
+                assertEquals("true", queryOne(standby, "SELECT pg_is_in_recovery()::text"));
+                execute(primary, "INSERT INTO t SELECT generate_series(2, 1000)");
+                // Streaming is asynchronous: the row count is what settles, not a sleep.
+                String count = "";
+                for (long deadline = System.nanoTime() + 10_000_000_000L; System.nanoTime() < deadline
+                        && !count.equals("1000"); ) {
+                    count = queryOne(standby, "SELECT count(*) FROM t");
+                }
+                assertEquals("1000", count);
+                SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                        () -> execute(standby, "INSERT INTO t VALUES (0)"));
+                assertEquals("25006", refused.getSQLState());
+                standby.close();
+                execute(primary, "INSERT INTO t VALUES (1001)");
+                // A restarted standby catches up from its slot.
+                try (LocalPostgres again = LocalPostgres.startStandby(primary, dir.resolve("standby"), 0, false)) {
+                    String after = "";
+                    for (long deadline = System.nanoTime() + 10_000_000_000L; System.nanoTime() < deadline
+                            && !after.equals("1001"); ) {
+                        after = queryOne(again, "SELECT count(*) FROM t");
+                    }
+                    assertEquals("1001", after);
+                }
+            }
+        }
+        Binaries.deleteTree(dir);
+    }
+
     private static void execute(LocalPostgres pg, String sql) throws SQLException {
         try (Connection c = DriverManager.getConnection(pg.jdbcUrl("app"), pg.user(), "");
              Statement s = c.createStatement()) {

@@ -124,7 +124,9 @@ public class PersistenceConfiguration {
                 .build());
     }
 
+    /** The primary; a query service may also read projections from a replica (its @ReadModel client). */
     @Bean
+    @Primary
     public DatabaseClient databaseClient(ConnectionFactory connectionFactory) {
         return DatabaseClient.create(connectionFactory);
     }

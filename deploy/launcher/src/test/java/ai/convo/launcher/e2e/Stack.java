@@ -1,6 +1,7 @@
 package ai.convo.launcher.e2e;
 
 import ai.convo.launcher.ServiceProcess;
+import ai.convo.localpg.LocalPostgres;
 import ai.convo.testing.TestDatabase;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -14,11 +15,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The whole system as it is deployed, on one PostgreSQL: command services, query services and gateways as
- * processes. A gateway routes to one command and one query service, so gateway i fronts command i and query i
- * (wrapping around when there are more gateways than either).
+ * The whole system as it is deployed: command services, query services and gateways as processes, on one PostgreSQL
+ * or (with a read replica) on a primary and a streaming standby of its own that query services read projections from.
+ * Unless gateways front every replica, gateway i fronts command i and query i (wrapping around).
  */
 final class Stack implements AutoCloseable {
+
+    /** How many of each, whether query services read from a streaming replica, whether each gateway fronts all. */
+    record Layout(int commands, int queries, int gateways, boolean readReplica, boolean gatewaysFrontAll,
+                  Map<String, String> queryEnv) {
+
+        Layout(int commands, int queries, int gateways) {
+            this(commands, queries, gateways, false, false, Map.of());
+        }
+    }
 
     static final String ADMIN_EMAIL = "e2e-admin@example.com";
     static final String ADMIN_PASSWORD = "e2e-admin-password";
@@ -29,7 +39,11 @@ final class Stack implements AutoCloseable {
     private static final String QUERY_JAR = "query-service/target/query-service-" + VERSION + "-exec.jar";
     private static final List<String> JVM = List.of("-XX:+UseSerialGC", "-Xmx384m", "-Dreactor.netty.ioWorkerCount=2");
 
-    final TestDatabase.Settings db = TestDatabase.newDatabase();
+    final TestDatabase.Settings db;
+    /** With a read replica: the primary and its standby, owned by this stack. */
+    final LocalPostgres primary;
+    final LocalPostgres standby;
+    private final Map<String, String> queryEnv;
     final Path home = Path.of(System.getProperty("convo.home", "../.."));
     final Path logs;
     final List<Integer> commandPorts = new ArrayList<>();
@@ -48,14 +62,36 @@ final class Stack implements AutoCloseable {
     }
 
     Stack(int commandCount, int queryCount, int gatewayCount) throws IOException {
+        this(new Layout(commandCount, queryCount, gatewayCount));
+    }
+
+    Stack(Layout layout) throws IOException {
+        int commandCount = layout.commands();
+        int queryCount = layout.queries();
+        int gatewayCount = layout.gateways();
         logs = Files.createDirectories(home.resolve("deploy/launcher/target/e2e-logs"));
+        queryEnv = new HashMap<>(layout.queryEnv());
+        if (layout.readReplica()) {
+            Path pg = Files.createTempDirectory(Files.createDirectories(home.resolve("deploy/launcher/target")), "e2e-pg");
+            Files.setPosixFilePermissions(pg, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            primary = LocalPostgres.start(pg.resolve("primary"), 0, false);
+            primary.createDatabaseIfMissing("convo");
+            standby = LocalPostgres.startStandby(primary, pg.resolve("standby"), 0, false);
+            db = new TestDatabase.Settings(primary.host(), primary.port(), "convo", primary.user(), "");
+            queryEnv.put("DB_READ_HOST", standby.host());
+            queryEnv.put("DB_READ_PORT", Integer.toString(standby.port()));
+        } else {
+            primary = null;
+            standby = null;
+            db = TestDatabase.newDatabase();
+        }
         for (int i = 0; i < commandCount; i++) {
             commandPorts.add(freePort());
-            commands.add(start("command-service-" + i, COMMAND_JAR, commandPorts.get(i)));
+            commands.add(start("command-service-" + i, COMMAND_JAR, commandPorts.get(i), Map.of()));
         }
         for (int i = 0; i < queryCount; i++) {
             queryPorts.add(freePort());
-            queries.add(start("query-service-" + i, QUERY_JAR, queryPorts.get(i)));
+            queries.add(start("query-service-" + i, QUERY_JAR, queryPorts.get(i), queryEnv));
         }
         for (int i = 0; i < commandCount; i++) {
             commands.get(i).awaitHealthy(health(commandPorts.get(i)), Duration.ofSeconds(120));
@@ -67,8 +103,10 @@ final class Stack implements AutoCloseable {
             gatewayPorts.add(freePort());
             Map<String, String> env = new HashMap<>();
             env.put("SERVER_PORT", Integer.toString(gatewayPorts.get(i)));
-            env.put("COMMAND_SERVICE_URI", "http://127.0.0.1:" + commandPorts.get(i % commandCount));
-            env.put("QUERY_SERVICE_URI", "http://127.0.0.1:" + queryPorts.get(i % queryCount));
+            env.put("COMMAND_SERVICE_URI", layout.gatewaysFrontAll() ? uris(commandPorts)
+                    : "http://127.0.0.1:" + commandPorts.get(i % commandCount));
+            env.put("QUERY_SERVICE_URI", layout.gatewaysFrontAll() ? uris(queryPorts)
+                    : "http://127.0.0.1:" + queryPorts.get(i % queryCount));
             gateways.add(ServiceProcess.start("gateway-" + i,
                     home.resolve("deploy/gateway/target/gateway-" + VERSION + "-exec.jar"), env, JVM,
                     logs.resolve("gateway-" + i + ".log")));
@@ -95,7 +133,7 @@ final class Stack implements AutoCloseable {
     }
 
     ServiceProcess startQuery(int index) throws IOException {
-        ServiceProcess started = start("query-service-" + index, QUERY_JAR, queryPorts.get(index));
+        ServiceProcess started = start("query-service-" + index, QUERY_JAR, queryPorts.get(index), queryEnv);
         started.awaitHealthy(ready(queryPorts.get(index)), Duration.ofSeconds(120));
         queries.set(index, started);
         if (index == 0) {
@@ -104,8 +142,20 @@ final class Stack implements AutoCloseable {
         return started;
     }
 
-    private ServiceProcess start(String name, String jar, int port) throws IOException {
-        Map<String, String> env = new HashMap<>();
+    /** Restarts a command service after a kill; answers once it is healthy. */
+    ServiceProcess startCommand(int index) throws IOException {
+        ServiceProcess started = start("command-service-" + index, COMMAND_JAR, commandPorts.get(index), Map.of());
+        started.awaitHealthy(health(commandPorts.get(index)), Duration.ofSeconds(120));
+        commands.set(index, started);
+        return started;
+    }
+
+    private static String uris(List<Integer> ports) {
+        return String.join(",", ports.stream().map(port -> "http://127.0.0.1:" + port).toList());
+    }
+
+    private ServiceProcess start(String name, String jar, int port, Map<String, String> extra) throws IOException {
+        Map<String, String> env = new HashMap<>(extra);
         env.put("SERVER_PORT", Integer.toString(port));
         env.put("DB_HOST", db.host());
         env.put("DB_PORT", Integer.toString(db.port()));
@@ -145,6 +195,12 @@ final class Stack implements AutoCloseable {
             if (process != null) {
                 process.stop();
             }
+        }
+        if (standby != null) {
+            standby.close();
+        }
+        if (primary != null) {
+            primary.close();
         }
     }
 }

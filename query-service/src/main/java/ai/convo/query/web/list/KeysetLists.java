@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import ai.convo.query.web.ReadModel;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -48,10 +50,20 @@ public class KeysetLists {
     static final long REFRESH_AFTER_NANOS = 3_600_000_000_000L;
     static final int MAX_REMEMBERED = 100_000;
 
-    private final DatabaseClient db;
+    /** Rows of the list: the read model (possibly a replica). */
+    private final DatabaseClient rowsDb;
+    /** Cursors: stored on the primary and read back there, so a cursor works on every replica at once. */
+    private final DatabaseClient cursorsDb;
 
+    @Autowired
+    public KeysetLists(@ReadModel DatabaseClient rows, DatabaseClient cursors) {
+        this.rowsDb = rows;
+        this.cursorsDb = cursors;
+    }
+
+    /** Lists whose rows and cursors are both on one database (a table written outside the event log). */
     public KeysetLists(DatabaseClient db) {
-        this.db = db;
+        this(db, db);
     }
 
     public Mono<Page> page(ListDefinition list, Scope scope, ListRequest request,
@@ -110,9 +122,9 @@ public class KeysetLists {
 
         // Never empty: an empty total (a kept count whose parent row just went) would end the zip at once, cancel
         // the rows query in flight and answer nothing instead of an empty page.
-        Mono<Long> total = bind(db.sql(countSql), countBinds).map(row -> row.get("total", Long.class)).one()
+        Mono<Long> total = bind(rowsDb.sql(countSql), countBinds).map(row -> row.get("total", Long.class)).one()
                 .defaultIfEmpty(0L);
-        Mono<List<Row>> rows = bind(db.sql(sql.toString()), binds)
+        Mono<List<Row>> rows = bind(rowsDb.sql(sql.toString()), binds)
                 .map(row -> new Row(mapper.apply(row), boundary(row, keys)))
                 .all()
                 .collectList();
@@ -260,7 +272,7 @@ public class KeysetLists {
                     .append(i).append(')');
         }
         sql.append(" ON CONFLICT (id) DO UPDATE SET created_at = now() WHERE list_cursor.created_at < now() - interval '1 hour'");
-        DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString());
+        DatabaseClient.GenericExecuteSpec spec = cursorsDb.sql(sql.toString());
         for (int i = 0; i < cursors.size(); i++) {
             Cursor cursor = cursors.get(i);
             spec = spec.bind("id" + i, idOf(cursor)).bind("key" + i, cursor.listKey()).bind("payload" + i, payload(cursor));
@@ -274,7 +286,7 @@ public class KeysetLists {
     }
 
     private Mono<Cursor> loadCursor(String id) {
-        return db.sql("SELECT list_key, payload FROM list_cursor WHERE id = :id")
+        return cursorsDb.sql("SELECT list_key, payload FROM list_cursor WHERE id = :id")
                 .bind("id", id)
                 .map(row -> parse(row.get("list_key", String.class), row.get("payload", String.class)))
                 .one()

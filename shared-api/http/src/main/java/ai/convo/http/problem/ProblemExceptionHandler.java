@@ -115,8 +115,30 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
                         ? status.getReasonPhrase() + "." : statusException.getReason(), Map.of());
             }
         }
+        if (databaseUnavailable(error)) {
+            return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "The database did not answer this request (it may "
+                    + "be restarting, failing over, or a replica cancelled the read while replaying); retry after 1 s.",
+                    Map.of()).withHeader("Retry-After", "1");
+        }
         return new ApiProblem(HttpStatus.INTERNAL_SERVER_ERROR,
                 "An unexpected error occurred. Please quote the traceId when reporting it.", Map.of());
+    }
+
+    /** Failures of a database connection or a transient refusal (by name: this module does not depend on them). */
+    private static final Set<String> UNAVAILABLE = Set.of("io.r2dbc.spi.R2dbcTransientException",
+            "io.r2dbc.spi.R2dbcNonTransientResourceException", "org.springframework.dao.TransientDataAccessException",
+            "org.springframework.dao.DataAccessResourceFailureException", "java.net.ConnectException",
+            "java.sql.SQLTransientException", "java.sql.SQLRecoverableException");
+
+    static boolean databaseUnavailable(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            for (Class<?> type = t.getClass(); type != null; type = type.getSuperclass()) {
+                if (UNAVAILABLE.contains(type.getName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static Throwable unwrap(Throwable error) {

@@ -143,6 +143,23 @@ class ProblemExceptionHandlerTest {
     }
 
     @Test
+    void givenARefusedDatabaseConnectionDeepInTheChain_whenHandled_then503WithRetryAfterAndNoInternals() {
+        // given: what a pool reports when the database (or a read replica) is restarting
+        MockServerWebExchange exchange = get("/new/v2.0/projects");
+        RuntimeException error = new RuntimeException("pool acquire failed",
+                new IllegalStateException("secret host db-7", new java.net.ConnectException("Connection refused")));
+
+        // when
+        String text = handled(exchange, error);
+
+        // then
+        assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+        assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("1");
+        assertThat(Renderer.JSON.readTree(text).get("detail").stringValue()).contains("retry after 1 s");
+        assertThat(text).doesNotContain("secret").doesNotContain("ConnectException");
+    }
+
+    @Test
     void givenAPlainRuntimeExceptionWithACause_whenMapped_then500WithTheGenericDetail() {
         // given
         RuntimeException error = new RuntimeException("secret SQL failure", new NullPointerException("x is null"));
