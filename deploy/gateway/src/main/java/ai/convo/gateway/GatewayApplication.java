@@ -1,5 +1,6 @@
 package ai.convo.gateway;
 
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.util.List;
@@ -51,18 +52,24 @@ public class GatewayApplication {
     @Bean
     RouteLocator routes(RouteLocatorBuilder builder, Backends backends) {
         // Host is kept too, so links the services build from it point at the gateway, not at themselves.
-        // A read whose connection is refused reached no replica and is sent to the next one; a write never is.
-        int others = Math.max(1, backends.queryUri().size() - 1);
+        // A read that failed on its connection (refused, reset, closed before the answer: a replica that died) is
+        // sent to the next replica; reads change nothing. A write is sent again only when its connection was
+        // refused, so it reached no replica: a write that reached one is never sent twice.
+        int otherQueries = Math.max(1, backends.queryUri().size() - 1);
+        int otherCommands = Math.max(1, backends.commandUri().size() - 1);
         return builder.routes()
                 .route("reads", r -> r.order(0)
                         .method(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS)
-                        .filters(f -> f.preserveHostHeader().retry(retry -> retry.setRetries(others)
+                        .filters(f -> f.preserveHostHeader().retry(retry -> retry.setRetries(otherQueries)
                                 .setMethods(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS)
                                 .setSeries().setStatuses()
-                                .setExceptions(ConnectException.class)))
+                                .setExceptions(IOException.class)))
                         .uri(Upstreams.SCHEME + "://query"))
                 .route("writes", r -> r.order(1).alwaysTrue()
-                        .filters(f -> f.preserveHostHeader())
+                        .filters(f -> f.preserveHostHeader().retry(retry -> retry.setRetries(otherCommands)
+                                .setMethods(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE)
+                                .setSeries().setStatuses()
+                                .setExceptions(ConnectException.class)))
                         .uri(Upstreams.SCHEME + "://command"))
                 .build();
     }
