@@ -1,5 +1,6 @@
 package ai.convo.command.snapshot;
 
+import ai.convo.command.web.DecidingAgain;
 import ai.convo.command.task.TaskCancelledException;
 import ai.convo.command.task.TaskContext;
 import ai.convo.command.task.TaskWork;
@@ -65,11 +66,12 @@ class CreateSnapshotWork implements TaskWork {
                     content.functions().size(), content.flows().size(), content.states(), content.intents(),
                     content.sentences());
             context.stepDone(2);
-            write.executeWithoutResult(status -> {
+            // the project's registry may take another request of it at the same moment (on any replica)
+            DecidingAgain.run(() -> write.executeWithoutResult(status -> {
                 jdbc.update("INSERT INTO cmd_snapshot_content (snapshot_id, hash, content) VALUES (?, ?, ?) "
                         + "ON CONFLICT (snapshot_id) DO NOTHING", snapshotId.value(), hash, bytes);
                 commands.sendAndWait(new CompleteSnapshotCommand(registry, snapshotId, hash, counts, capturedAt));
-            });
+            }));
         } catch (TaskCancelledException cancelled) {
             abandon(registry, snapshotId, "cancelled");
             throw cancelled;
@@ -81,6 +83,7 @@ class CreateSnapshotWork implements TaskWork {
 
     /** Frees the slot; a snapshot that was completed after all stays (the registry ignores the abandon). */
     private void abandon(SnapshotRegistryId registry, SnapshotId snapshotId, String reason) {
-        commands.sendAndWait(new AbandonSnapshotCommand(registry, snapshotId, reason, Clock.nowSeconds()));
+        DecidingAgain.run(() -> commands.sendAndWait(new AbandonSnapshotCommand(registry, snapshotId, reason,
+                Clock.nowSeconds())));
     }
 }

@@ -1,5 +1,6 @@
 package ai.convo.command.snapshot;
 
+import ai.convo.command.web.DecidingAgain;
 import ai.convo.command.task.TaskContext;
 import ai.convo.command.task.TaskWork;
 import ai.convo.command.web.Clock;
@@ -37,10 +38,10 @@ class DeleteSnapshotWork implements TaskWork {
     public void run(TaskContext context) {
         SnapshotId snapshotId = SnapshotId.of(String.valueOf(context.parameters().get("snapshotId")));
         context.totalSteps(1);
-        write.executeWithoutResult(status -> {
+        DecidingAgain.run(() -> write.executeWithoutResult(status -> {
             jdbc.update("DELETE FROM cmd_snapshot_content WHERE snapshot_id = ?", snapshotId.value());
             commands.sendAndWait(new DeleteSnapshotCommand(new SnapshotRegistryId(context.projectId()), snapshotId,
                     Clock.nowSeconds()));
-        });
+        }));
     }
 }

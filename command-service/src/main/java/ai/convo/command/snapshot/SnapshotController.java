@@ -1,5 +1,6 @@
 package ai.convo.command.snapshot;
 
+import ai.convo.command.web.DecidingAgain;
 import ai.convo.command.task.TaskSubmitter;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
@@ -125,10 +126,10 @@ public class SnapshotController {
             return Mono.error(new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "Tasks cannot be run by this service "
                     + "at the moment; retry later.", Map.of()));
         }
-        return commands.blocking(() -> transaction.execute(status -> {
+        return commands.blocking(() -> DecidingAgain.run(() -> transaction.execute(status -> {
                     gateway.sendAndWait(command.get());
                     return tasks.submit(taskId, type, projectId, parameters, actor);
-                }))
+                })))
                 .map(submitted -> ApiResponses.respond(exchange, HttpStatus.ACCEPTED, media,
                         new Representation.Single("task", submitted.record()),
                         taskLocation(exchange, submitted.taskId()), submitted.eventPosition()));

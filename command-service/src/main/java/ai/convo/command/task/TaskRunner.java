@@ -1,5 +1,6 @@
 package ai.convo.command.task;
 
+import ai.convo.command.web.DecidingAgain;
 import ai.convo.command.web.Clock;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
@@ -354,7 +355,8 @@ class TaskRunner {
             throw new TaskLeaseLostException();
         }
         try {
-            return gateway.sendAndWait(command);
+            // the reporter thread and this one both write the task: one may append first
+            return DecidingAgain.run(() -> gateway.<R>sendAndWait(command));
         } catch (CommandExecutionException e) {
             throw e.getCause() instanceof DomainException domain ? domain : e;
         }

@@ -9,10 +9,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
 import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.dao.DuplicateKeyException;
@@ -38,7 +36,6 @@ public class Commands {
     public record Sent<R>(R result, Long position) {
     }
 
-    static final int ATTEMPTS = 8;
     /** Commands run here: a cancelled subscription does not dispose (so does not interrupt) the running task. */
     private static final Executor COMMAND_THREADS = task -> Schedulers.boundedElastic().schedule(task);
 
@@ -73,31 +70,8 @@ public class Commands {
                 .onErrorMap(Commands::translate);
     }
 
-    private <R> R sendDecidingAgain(Object command) throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return gateway.sendAndWait(command);
-            } catch (RuntimeException e) {
-                if (attempt == ATTEMPTS || !lostTheRace(e)) {
-                    throw e;
-                }
-                // a short random pause, growing with the attempts, so the racing writers do not meet again
-                Thread.sleep(ThreadLocalRandom.current().nextInt(1, 4 * attempt + 2));
-            }
-        }
-    }
-
-    /** Another writer appended to the aggregate first (not: an aggregate created twice with one id). */
-    static boolean lostTheRace(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof AggregateStreamCreationException) {
-                return false;
-            }
-            if (t instanceof ConcurrencyException) {
-                return true;
-            }
-        }
-        return false;
+    private <R> R sendDecidingAgain(Object command) {
+        return DecidingAgain.run(() -> gateway.<R>sendAndWait(command));
     }
 
     private static <T> Mono<T> uninterrupted(Callable<T> work) {
