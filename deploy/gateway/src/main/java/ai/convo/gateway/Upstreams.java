@@ -1,14 +1,16 @@
 package ai.convo.gateway;
 
-import java.net.ConnectException;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +29,8 @@ import reactor.core.publisher.Mono;
  * The replicas behind each route ({@code upstream://command}, {@code upstream://query}): every request goes to the
  * next healthy one, round robin. A replica is unhealthy from a failed connection or a failed health check (every
  * second, on the given path) until a check passes again; while none is healthy, all are tried. A request whose
- * connection was refused reached no replica, so the route's retry sends it to the next one; nothing that reached
- * a replica is ever sent again.
+ * connection was refused reached no replica, so the route's retry sends it to another one (one it has not tried); a
+ * write that reached a replica is never sent again (the routes say which failures are retried).
  */
 final class Upstreams implements GlobalFilter, Ordered, SmartLifecycle {
 
@@ -47,13 +49,27 @@ final class Upstreams implements GlobalFilter, Ordered, SmartLifecycle {
     record Pool(List<Instance> instances, String healthPath, AtomicInteger next) {
 
         Instance choose() {
-            List<Instance> healthy = instances.stream().filter(i -> i.healthy).toList();
-            List<Instance> from = healthy.isEmpty() ? instances : healthy;
+            return choose(Set.of());
+        }
+
+        /**
+         * The next healthy replica not yet {@code tried} by this request (a retried read must not meet the replica
+         * that just failed it again: other requests move the round robin in between); failing that, any untried one.
+         */
+        Instance choose(Set<Instance> tried) {
+            List<Instance> healthy = instances.stream().filter(i -> i.healthy && !tried.contains(i)).toList();
+            List<Instance> from = healthy;
+            if (from.isEmpty()) {
+                from = instances.stream().filter(i -> !tried.contains(i)).toList();
+            }
+            if (from.isEmpty()) {
+                from = instances;
+            }
             return from.get(Math.floorMod(next.getAndIncrement(), from.size()));
         }
     }
 
-    private static final String CHOSEN = Upstreams.class.getName() + ".chosen";
+    private static final String TRIED = Upstreams.class.getName() + ".tried";
     private final Map<String, Pool> pools;
     private final HttpClient health = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private ScheduledExecutorService checks;
@@ -75,15 +91,19 @@ final class Upstreams implements GlobalFilter, Ordered, SmartLifecycle {
             return chain.filter(exchange);
         }
         Pool pool = pools.get(url.getHost());
-        Instance chosen = pool.choose();
-        exchange.getAttributes().put(CHOSEN, chosen);
+        // the retry filter runs this again, on the same exchange, for each attempt
+        Set<Instance> tried = exchange.getAttributes().containsKey(TRIED) ? exchange.getAttribute(TRIED) : new HashSet<>();
+        exchange.getAttributes().put(TRIED, tried);
+        Instance chosen = pool.choose(tried);
+        tried.add(chosen);
         URI target = UriComponentsBuilder.fromUri(url).scheme(chosen.uri.getScheme()).host(chosen.uri.getHost())
                 .port(chosen.uri.getPort()).build(true).toUri();
         exchange.getAttributes().put(ServerWebExchangeUtils.GATEWAY_REQUEST_URL_ATTR, target);
         return chain.filter(exchange).doOnError(error -> {
             for (Throwable t = error; t != null; t = t.getCause()) {
-                if (t instanceof ConnectException) {
-                    chosen.healthy = false; // until its health check passes again
+                // refused, reset, or closed before the answer: taken out until its health check passes again
+                if (t instanceof IOException) {
+                    chosen.healthy = false;
                     return;
                 }
             }
