@@ -197,18 +197,17 @@ public class PersistenceConfiguration {
      * A replica that dies holds its segments until the claim times out; reads of writes those segments have not
      * projected wait that long (or answer 503 past READ_YOUR_WRITES_MAX_WAIT), so the timeout is short. Holders
      * extend their claims every 500 ms, so 2 s is four missed extensions (a claim taken from a live but stalled holder
-     * costs nothing: its next token update fails and it lets go).
+     * costs nothing: its next token update fails and it lets go; FencedTokenStore makes sure of that).
      */
     @Bean
     public TokenStore tokenStore(@Qualifier("serializer") Serializer serializer, ConnectionProvider connectionProvider,
                                  TokenSchema tokenSchema,
                                  @Value("${app.events.claim-timeout:2s}") java.time.Duration claimTimeout) {
-        return JdbcTokenStore.builder()
+        return new FencedTokenStore(JdbcTokenStore.builder()
                 .connectionProvider(connectionProvider)
                 .serializer(serializer)
-                .schema(tokenSchema)
-                .claimTimeout(claimTimeout)
-                .build();
+                .claimTimeout(claimTimeout), java.lang.management.ManagementFactory.getRuntimeMXBean().getName(),
+                tokenSchema);
     }
 
     /**

@@ -55,7 +55,8 @@ class SoakIT {
     }
 
     /** {@code held}: segments the killed process held; {@code takeOverMillis} until live ones held them all. */
-    record Kill(String kind, int index, long pid, long at, int held, long takeOverMillis) {
+    /** {@code at}: the SIGKILL was sent; {@code dead}: the process was gone (both System.nanoTime()). */
+    record Kill(String kind, int index, long pid, long at, long dead, int held, long takeOverMillis) {
     }
 
 
@@ -463,6 +464,7 @@ class SoakIT {
             int held = segmentsHeldBy(pid);
             long at = System.nanoTime();
             victim.kill();
+            long dead = System.nanoTime();
             restarting.add(kind + index);
             Thread restart = new Thread(() -> {
                 long restarted = System.nanoTime();
@@ -481,7 +483,7 @@ class SoakIT {
             }, "soak-restart-" + kind + index);
             restart.start();
             restarts.add(restart);
-            kills.add(new Kill(kind, index, pid, at, held, takeOver(pid, at)));
+            kills.add(new Kill(kind, index, pid, at, dead, held, takeOver(pid, at)));
         }
         for (Thread restart : restarts) {
             try {
@@ -726,7 +728,7 @@ class SoakIT {
             }
             if (call.method().equals("GET")) {
                 readFaults.add(call);
-            } else if (kills.stream().anyMatch(k -> k.kind().equals("command") && call.start() <= k.at()
+            } else if (kills.stream().anyMatch(k -> k.kind().equals("command") && call.start() <= k.dead()
                     && k.at() <= call.end())) {
                 writeFaultsInFlight.add(call);
             } else {
@@ -767,7 +769,9 @@ class SoakIT {
         out.append("=====================\n");
         System.out.print(out);
         readFaults.stream().limit(10).forEach(c -> System.out.println("read fault: " + c));
-        writeFaultsOther.stream().limit(10).forEach(c -> System.out.println("write fault: " + c));
+        writeFaultsOther.stream().limit(10).forEach(c -> System.out.println("write fault: " + c + ", kills at (ms "
+                + "from its start): " + kills.stream().filter(k -> k.kind().equals("command"))
+                .map(k -> (k.at() - c.start()) / 1_000_000 + ".." + (k.dead() - c.start()) / 1_000_000).toList()));
         violations.stream().limit(10).forEach(v -> System.out.println("violation: " + v));
         modelMismatches.stream().limit(10).forEach(v -> System.out.println("model: " + v));
         unexpected.stream().limit(10).forEach(v -> System.out.println("unexpected: " + v));

@@ -43,6 +43,7 @@ final class Stack implements AutoCloseable {
     /** With a read replica: the primary and its standby, owned by this stack. */
     final LocalPostgres primary;
     final LocalPostgres standby;
+    private final Path pgDirectory;
     private final Map<String, String> queryEnv;
     final Path home = Path.of(System.getProperty("convo.home", "../.."));
     final Path logs;
@@ -72,7 +73,7 @@ final class Stack implements AutoCloseable {
         logs = Files.createDirectories(home.resolve("deploy/launcher/target/e2e-logs"));
         queryEnv = new HashMap<>(layout.queryEnv());
         if (layout.readReplica()) {
-            Path pg = Files.createTempDirectory(Files.createDirectories(home.resolve("deploy/launcher/target")), "e2e-pg");
+            Path pg = pgDirectory = Files.createTempDirectory(Files.createDirectories(home.resolve("deploy/launcher/target")), "e2e-pg");
             Files.setPosixFilePermissions(pg, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
             primary = LocalPostgres.start(pg.resolve("primary"), 0, false);
             primary.createDatabaseIfMissing("convo");
@@ -83,6 +84,7 @@ final class Stack implements AutoCloseable {
         } else {
             primary = null;
             standby = null;
+            pgDirectory = null;
             db = TestDatabase.newDatabase();
         }
         for (int i = 0; i < commandCount; i++) {
@@ -201,6 +203,13 @@ final class Stack implements AutoCloseable {
         }
         if (primary != null) {
             primary.close();
+        }
+        if (pgDirectory != null) {
+            try (var files = Files.walk(pgDirectory)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            } catch (IOException e) {
+                System.err.println("Could not remove " + pgDirectory + ": " + e);
+            }
         }
     }
 }
