@@ -33,10 +33,16 @@ import tools.jackson.databind.JsonNode;
 public class ProjectionProgress {
 
     /** One segment's token: events up to {@code index} are processed, except the {@code gaps}. */
-    record Covered(long index, SortedSet<Long> gaps) {
+    record Covered(long index, SortedSet<Long> gaps, String name) {
 
-        boolean covers(long position) {
-            return index >= position && !gaps.contains(position);
+        Covered(long index, SortedSet<Long> gaps) {
+            this(index, gaps, "");
+        }
+
+
+        /** The gaps at or below {@code position}: events not processed yet, or positions no event will ever take. */
+        SortedSet<Long> gapsUpTo(long position) {
+            return gaps.headSet(position + 1);
         }
 
         long safe() {
@@ -48,6 +54,8 @@ public class ProjectionProgress {
 
     private final EventProcessingConfiguration processing;
     private final DatabaseClient db;
+    /** The primary, which has every committed event: a gap there is an event some segment has yet to process. */
+    private final DatabaseClient events;
     /**
      * Reads go to a replica: what this process has projected says nothing of what the replica shows yet, so progress
      * is always the replica's copy of the tokens and published progress, which it replays in commit order after the
@@ -57,9 +65,10 @@ public class ProjectionProgress {
     private final AtomicLong safe = new AtomicLong();
 
     public ProjectionProgress(EventProcessingConfiguration processing, @ReadModel DatabaseClient db,
-                              ReadModelDatabase readModel) {
+                              DatabaseClient events, ReadModelDatabase readModel) {
         this.processing = processing;
         this.db = db;
+        this.events = events;
         this.replica = readModel.replica();
     }
 
@@ -91,34 +100,75 @@ public class ProjectionProgress {
             List<Covered> segments = new ArrayList<>();
             processors.forEach(processor -> processor.processingStatus().values()
                     .forEach(status -> segments.add(covered(status))));
-            return Mono.just(decide(segments, position));
+            return decide(segments, position);
         }
         List<String> names = processors.stream().map(PooledStreamingEventProcessor::getName).toList();
         return db.sql("SELECT t.processor_name, t.segment, t.token, p.idx, p.gaps FROM token_entry t "
                         + "LEFT JOIN segment_progress p ON p.processor_name = t.processor_name AND p.segment = t.segment "
                         + "WHERE t.processor_name IN (:names)")
                 .bind("names", names)
-                .map(row -> segment(replica ? List.of() : processors, row.get("processor_name", String.class),
+                .map(row -> named(segment(replica ? List.of() : processors, row.get("processor_name", String.class),
                         row.get("segment", Integer.class), row.get("token", byte[].class),
-                        published(row.get("idx", Long.class), row.get("gaps", Long[].class))))
+                        published(row.get("idx", Long.class), row.get("gaps", Long[].class))),
+                        row.get("processor_name", String.class) + "[" + row.get("segment", Integer.class) + "]"))
                 .all()
                 // Read every row before deciding: stopping early would cancel the query in flight.
                 .collectList()
-                .map(segments -> !segments.isEmpty() && decide(segments, position));
+                .flatMap(segments -> decide(segments, position));
     }
 
-    private boolean decide(List<Covered> segments, long position) {
+    /**
+     * Whether every committed event up to {@code position} is processed by every segment: each has read past it, and
+     * none of its gaps at or below it is an event that exists. A principal's newest write is not enough to look at:
+     * an earlier write of the same principal (from another client of it) may have committed after a later one was
+     * read, and is then a gap below the newest. A gap no event fills (the position of an append that rolled back, a
+     * conflict decided again) is not waited for.
+     */
+    Mono<Boolean> decide(List<Covered> segments, long position) {
         if (segments.isEmpty()) {
-            return false;
+            return Mono.just(false);
         }
         long lowest = Long.MAX_VALUE;
-        boolean all = true;
+        List<String> behind = new ArrayList<>();
+        java.util.TreeSet<Long> open = new java.util.TreeSet<>();
         for (Covered segment : segments) {
             lowest = Math.min(lowest, segment.safe());
-            all &= segment.covers(position);
+            if (segment.index() < position) {
+                behind.add(segment.name() + " at " + segment.index());
+            }
+            open.addAll(segment.gapsUpTo(position));
         }
         safe.accumulateAndGet(lowest, Math::max);
-        return all;
+        if (!behind.isEmpty()) {
+            pending.set("position " + position + ": not yet read by " + behind);
+            return Mono.just(false);
+        }
+        if (open.isEmpty()) {
+            return Mono.just(true);
+        }
+        return events.sql("SELECT global_index FROM domain_event_entry WHERE global_index = ANY(:gaps)")
+                .bind("gaps", open.toArray(Long[]::new))
+                .map(row -> row.get("global_index", Long.class)).all().collectList()
+                .map(found -> {
+                    if (found.isEmpty()) {
+                        return true;
+                    }
+                    List<String> waiting = segments.stream()
+                            .filter(segment -> found.stream().anyMatch(segment.gaps()::contains))
+                            .map(segment -> segment.name() + " gaps " + segment.gaps().stream()
+                                    .filter(found::contains).toList())
+                            .toList();
+                    pending.set("position " + position + ": committed events " + found + " still to process in "
+                            + waiting);
+                    return false;
+                });
+    }
+
+    /** Why the last position asked for was not reached (for the log of a read that gave up). */
+    private final java.util.concurrent.atomic.AtomicReference<String> pending = new java.util.concurrent.atomic.AtomicReference<>("");
+
+    public String pending() {
+        return pending.get();
     }
 
     private List<PooledStreamingEventProcessor> processors() {
@@ -153,6 +203,10 @@ public class ProjectionProgress {
         }
         Covered fromToken = stored(stored);
         return published != null && published.index() > fromToken.index() ? published : fromToken;
+    }
+
+    private static Covered named(Covered covered, String name) {
+        return new Covered(covered.index(), covered.gaps(), name);
     }
 
     private static Covered published(Long index, Long[] gaps) {

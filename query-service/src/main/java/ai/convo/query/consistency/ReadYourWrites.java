@@ -15,10 +15,13 @@ import reactor.core.publisher.Mono;
  * Every read reflects every write its principal was answered a 2xx for, and any X-Event-Position it carries: it
  * looks up the principal's newest write ({@link LatestWrites}) and waits until every projection has processed it
  * ({@link ProjectionProgress}), at most {@code app.consistency.max-wait}; past that it is a 503 with Retry-After,
- * never stale data. A read that waited says so in {@code Server-Timing: ryw;dur=<ms>}.
+ * never stale data. A read that waited says so in {@code Server-Timing: ryw;dur=<ms>}; the position a read
+ * reflects at least is in {@code Server-Timing: ryw-position;desc=<position>}.
  */
 @Component
 public class ReadYourWrites {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReadYourWrites.class);
 
     /**
      * What a read was made to reflect: the position it required (0: nothing), and until when it may wait for what
@@ -73,6 +76,10 @@ public class ReadYourWrites {
         return newest.flatMap(written -> {
             long position = Math.max(asked, written);
             exchange.getAttributes().put(ATTRIBUTE, new Required(position, started + maxWait.toNanos()));
+            if (position > 0) {
+                // the event position this read reflects at least (what X-Event-Position of a write answer says)
+                exchange.getResponse().getHeaders().add("Server-Timing", "ryw-position;desc=" + position);
+            }
             if (position <= progress.safe()) {
                 reached(exchange, asked);
                 return Mono.<Void>empty();
@@ -92,6 +99,8 @@ public class ReadYourWrites {
 
     /** The 503 of a read that could not reflect {@code position} in time. */
     public ApiProblem catchingUp(long position) {
+        log.warn("A read gave up waiting for event position {} after {} ms: {}", position, maxWait.toMillis(),
+                progress.pending());
         long seconds = Math.max(1, maxWait.toSeconds() / 5);
         return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "The read model is catching up with a change this "
                 + "request must reflect (event position " + position + ") and did not reach it within "

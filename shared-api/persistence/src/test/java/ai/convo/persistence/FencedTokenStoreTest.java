@@ -73,17 +73,19 @@ class FencedTokenStoreTest {
         return GapAwareTrackingToken.newInstance(index, new TreeSet<>());
     }
 
-    /**
-     * A held the segment at 119 and stalled 3 s; B took it over, stored 122 and released it (its share shrank, or it
-     * stopped); A now finishes its batch up to 120.
-     */
-    private String aStoresAfterBTookOverAndReleased(TokenStore a, TokenStore b, String processor) {
+    /** A held the segment at 119 and stalled 3 s; B took it over and stored 122. */
+    private void bTookOver(TokenStore a, TokenStore b, String processor) {
         a.initializeTokenSegments(processor, 1, at(100));
         a.fetchToken(processor, 0);
         a.storeToken(at(119), processor, 0);
         AbstractTokenEntry.clock = Clock.offset(realClock, Duration.ofSeconds(3));
         b.fetchToken(processor, 0);
         b.storeToken(at(122), processor, 0);
+    }
+
+    /** B took over, then released the segment (its share shrank, or it stopped); A finishes its batch up to 120. */
+    private String aStoresAfterBTookOverAndReleased(TokenStore a, TokenStore b, String processor) {
+        bTookOver(a, b, processor);
         b.releaseClaim(processor, 0);
         try {
             a.storeToken(at(120), processor, 0);
@@ -115,11 +117,7 @@ class FencedTokenStoreTest {
         TokenStore a = fenced("a");
         TokenStore b = fenced("b");
         String processor = PROCESSOR + "-held";
-        a.initializeTokenSegments(processor, 1, at(100));
-        a.fetchToken(processor, 0);
-        AbstractTokenEntry.clock = Clock.offset(realClock, Duration.ofSeconds(3));
-        b.fetchToken(processor, 0);
-        b.storeToken(at(122), processor, 0);
+        bTookOver(a, b, processor);
 
         assertThatThrownBy(() -> a.storeToken(at(130), processor, 0))
                 .isInstanceOf(UnableToClaimTokenException.class).hasMessageContaining("owned by b");
@@ -130,11 +128,7 @@ class FencedTokenStoreTest {
         TokenStore a = fenced("a");
         TokenStore b = fenced("b");
         String processor = PROCESSOR + "-released";
-        a.initializeTokenSegments(processor, 1, at(100));
-        a.fetchToken(processor, 0);
-        AbstractTokenEntry.clock = Clock.offset(realClock, Duration.ofSeconds(3));
-        b.fetchToken(processor, 0);
-        b.storeToken(at(122), processor, 0);
+        bTookOver(a, b, processor);
         b.releaseClaim(processor, 0);
 
         a.storeToken(at(130), processor, 0);

@@ -76,7 +76,7 @@ class ReadYourWritesIT {
         Api.Answer read = reader().get(path);
         latencies.add((System.nanoTime() - writtenAt) / 1e6);
         pairs++;
-        if (read.raw().headers().allValues("Server-Timing").stream().anyMatch(v -> v.startsWith("ryw"))) {
+        if (read.raw().headers().allValues("Server-Timing").stream().anyMatch(v -> v.startsWith("ryw;"))) {
             waited++;
         }
         if (read.status() >= 500) {
