@@ -8,6 +8,7 @@ import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
@@ -63,6 +64,7 @@ public class ProjectionProgress {
      */
     private final boolean replica;
     private final AtomicLong safe = new AtomicLong();
+    private final AtomicReference<String> pending = new AtomicReference<>("");
 
     public ProjectionProgress(EventProcessingConfiguration processing, @ReadModel DatabaseClient db,
                               DatabaseClient events, ReadModelDatabase readModel) {
@@ -130,7 +132,7 @@ public class ProjectionProgress {
         }
         long lowest = Long.MAX_VALUE;
         List<String> behind = new ArrayList<>();
-        java.util.TreeSet<Long> open = new java.util.TreeSet<>();
+        TreeSet<Long> open = new TreeSet<>();
         for (Covered segment : segments) {
             lowest = Math.min(lowest, segment.safe());
             if (segment.index() < position) {
@@ -165,8 +167,6 @@ public class ProjectionProgress {
     }
 
     /** Why the last position asked for was not reached (for the log of a read that gave up). */
-    private final java.util.concurrent.atomic.AtomicReference<String> pending = new java.util.concurrent.atomic.AtomicReference<>("");
-
     public String pending() {
         return pending.get();
     }
