@@ -109,8 +109,13 @@ public abstract class QueryTestBase {
 
     /** Appends one event of an aggregate to the event store and answers its global position. */
     long append(String aggregateId, Object payload) {
+        return append(aggregateId, payload, org.axonframework.messaging.MetaData.emptyInstance());
+    }
+
+    /** The same with metadata, e.g. the correlation id the events of one command share. */
+    long append(String aggregateId, Object payload, org.axonframework.messaging.MetaData metaData) {
         long sequence = SEQUENCES.computeIfAbsent(aggregateId, id -> new AtomicLong()).getAndIncrement();
-        eventStore.publish(new GenericDomainEventMessage<>("ProjectAggregate", aggregateId, sequence, payload));
+        eventStore.publish(new GenericDomainEventMessage<>("ProjectAggregate", aggregateId, sequence, payload, metaData));
         Long position = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry WHERE aggregate_identifier = ?",
                 Long.class, aggregateId);
         return position == null ? 0 : position;

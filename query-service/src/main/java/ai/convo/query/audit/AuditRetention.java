@@ -1,0 +1,34 @@
+package ai.convo.query.audit;
+
+import ai.convo.persistence.Periodic;
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Drops audit events and refused requests older than APP_AUDIT_RETENTION (default 0: unlimited, nothing is dropped).
+ * The event log itself is never dropped: an audit event can be derived again from it.
+ */
+@Component
+public class AuditRetention extends Periodic {
+
+    private final JdbcTemplate jdbc;
+    private final Duration retention;
+
+    public AuditRetention(JdbcTemplate jdbc, @Value("${app.audit.retention:0s}") Duration retention) {
+        super("audit-retention", Duration.ofMinutes(10));
+        this.jdbc = jdbc;
+        this.retention = retention;
+    }
+
+    @Override
+    protected void runOnce() {
+        if (retention.isZero() || retention.isNegative()) {
+            return;
+        }
+        long before = System.currentTimeMillis() - retention.toMillis();
+        jdbc.update("DELETE FROM audit_event WHERE occurred_at < ?", before);
+        jdbc.update("DELETE FROM refused_request WHERE occurred_at < ?", before);
+    }
+}

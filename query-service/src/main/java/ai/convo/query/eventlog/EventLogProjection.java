@@ -1,0 +1,83 @@
+package ai.convo.query.eventlog;
+
+import java.util.Map;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.TrackingToken;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The organisation's log (event_log) and audit trail (audit_event), from every event; plain code a test can feed
+ * events. Sequenced per organisation (EventLogConfiguration), so one thread numbers an organisation's events and
+ * its positions rise in the order their rows commit. The events of one command share its correlation id and make
+ * one audit event: a primary-locale switch (an update and a demotion) is one patch.
+ */
+@Component
+@ProcessingGroup(EventLogProjection.GROUP)
+public class EventLogProjection {
+
+    public static final String GROUP = "eventlog";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final JdbcTemplate jdbc;
+
+    public EventLogProjection(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @EventHandler
+    public void on(Object payload, DomainEventMessage<?> message, TrackingToken token) {
+        EventFacts facts = EventFacts.of(payload, message.getAggregateIdentifier());
+        long globalIndex = token.position().orElseThrow(() -> new IllegalStateException("No position in " + token));
+        Long position = jdbc.queryForObject("INSERT INTO event_log_head (organisation_id, position) VALUES (?, 1) "
+                + "ON CONFLICT (organisation_id) DO UPDATE SET position = event_log_head.position + 1 RETURNING position",
+                Long.class, facts.organisationId());
+        long occurredAt = message.getTimestamp().toEpochMilli();
+        jdbc.update("INSERT INTO event_log (organisation_id, position, global_index, id, project_id, resource_type, "
+                        + "resource_id, sequence_number, event_type, occurred_at, actor_id) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                facts.organisationId(), position, globalIndex, message.getIdentifier(), facts.projectId(),
+                facts.resourceType(), facts.resourceId(), message.getSequenceNumber(),
+                EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId());
+        if (facts.actorId() == null) {
+            return; // the system's own work (task progress, ingestion): in the log, not an audit event of a user
+        }
+        Object correlation = message.getMetaData().get("correlationId");
+        String correlationId = correlation == null ? message.getIdentifier() : correlation.toString();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fields = JSON.convertValue(payload, Map.class);
+        String payloadJson = JSON.writeValueAsString(EventFacts.auditPayload(fields));
+        String chain = JSON.writeValueAsString(facts.chain());
+        // A later event of the same command adds what it changed; one with a named action (a snapshot request after
+        // its task's creation) names the audit event.
+        jdbc.update("INSERT INTO audit_event (id, organisation_id, correlation_id, position, type, action_type, user_id, "
+                        + "project_id, resource_type, resource_id, chain, payload, occurred_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?) "
+                        + "ON CONFLICT (organisation_id, correlation_id) DO UPDATE SET "
+                        + "payload = audit_event.payload || EXCLUDED.payload, "
+                        + "type = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
+                        + "  THEN EXCLUDED.type ELSE audit_event.type END, "
+                        + "chain = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
+                        + "  THEN EXCLUDED.chain ELSE audit_event.chain END, "
+                        + "resource_type = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
+                        + "  THEN EXCLUDED.resource_type ELSE audit_event.resource_type END, "
+                        + "resource_id = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
+                        + "  THEN EXCLUDED.resource_id ELSE audit_event.resource_id END, "
+                        + "action_type = coalesce(audit_event.action_type, EXCLUDED.action_type)",
+                auditId(position, occurredAt), facts.organisationId(), correlationId,
+                position, facts.auditType(), facts.actionType(), facts.actorId(), facts.projectId(),
+                facts.resourceType(), facts.resourceId(), chain, payloadJson, occurredAt);
+    }
+
+    /**
+     * 24 lowercase hex like every id here: the second it happened, then the organisation's log position of the
+     * command's first event. Unique within the organisation, in the order of the log, and the same again when the
+     * trail is rebuilt from the log.
+     */
+    static String auditId(long position, long occurredAtMillis) {
+        return String.format("%08x%016x", occurredAtMillis / 1000, position);
+    }
+}
