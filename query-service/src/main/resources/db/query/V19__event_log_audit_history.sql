@@ -108,3 +108,13 @@ SELECT r.id, r.organisation_id, 'unauthorized', NULL, r.user_id, r.email, NULL, 
                           'remoteAddress', r.remote_address, 'repeated', r.repeated),
        r.occurred_at
 FROM refused_request r;
+
+-- What GET .../{resource}/{id}/history lists: a resource's events, who made them, and their payloads without secrets.
+CREATE VIEW event_history_view AS
+SELECT l.organisation_id, l.position, l.id, l.resource_type, l.resource_id, l.project_id, l.event_type,
+       l.occurred_at, l.actor_id, u.email AS actor_email,
+       convert_from(e.payload, 'UTF8')::jsonb - 'keyHash' - 'passwordHash' - 'accessToken' - 'refreshToken' - 'cipher'
+           AS payload
+FROM event_log l
+JOIN domain_event_entry e ON e.global_index = l.global_index
+LEFT JOIN identity_user u ON u.id = l.actor_id;

@@ -97,6 +97,18 @@ public class ReadYourWrites {
         });
     }
 
+    /**
+     * Completes when every projection has reached global {@code position} (a read of the past, asOf, must not miss
+     * a version a lagging projection has yet to write); a 503 past the bound, as for the caller's own writes.
+     */
+    public Mono<Void> awaitPosition(long position) {
+        if (position <= progress.safe()) {
+            return Mono.empty();
+        }
+        return progress.await(position, System.nanoTime() + maxWait.toNanos())
+                .flatMap(done -> done ? Mono.<Void>empty() : Mono.error(catchingUp(position)));
+    }
+
     /** The 503 of a read that could not reflect {@code position} in time. */
     public ApiProblem catchingUp(long position) {
         log.warn("A read gave up waiting for event position {} after {} ms: {}", position, maxWait.toMillis(),

@@ -38,8 +38,8 @@ public class ApiKeyQueryController {
     private final DatabaseClient db;
 
     /** API keys are written outside the event log (no projection, no token to wait for): read on the primary. */
-    public ApiKeyQueryController(DatabaseClient db) {
-        this.reads = new Reads(db, new KeysetLists(db));
+    public ApiKeyQueryController(DatabaseClient db, ai.convo.query.consistency.ReadYourWrites consistency) {
+        this.reads = new Reads(db, new KeysetLists(db), consistency);
         this.db = db;
     }
 

@@ -143,8 +143,8 @@ public class IntentQueryController {
         QueryParams.pathId("intentId", intentId);
         String preferred = QueryParams.optionalId(exchange, "preferredLocaleId");
         String org = caller.organisationId();
-        return intents.intent(flowId, intentId, org, row -> Map.entry(row.get("project_id", String.class),
-                IntentRows.intent(row)))
+        return reads.row(exchange, "intent_view", intentId, org, Map.of("flow_id", flowId),
+                        row -> Map.entry(row.get("project_id", String.class), IntentRows.intent(row)))
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Intent " + intentId + " does not exist in flow "
                         + flowId + ".")))
                 .flatMap(found -> {
@@ -190,7 +190,8 @@ public class IntentQueryController {
         QueryParams.pathId("flowId", flowId);
         QueryParams.pathId("intentId", intentId);
         QueryParams.pathId("sentenceId", sentenceId);
-        return intents.sentence(flowId, intentId, sentenceId, caller.organisationId(), IntentRows::sentenceWire)
+        return reads.row(exchange, "sentence_view", sentenceId, caller.organisationId(),
+                        Map.of("intent_id", intentId, "flow_id", flowId), IntentRows::sentenceWire)
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Sentence " + sentenceId + " does not exist in intent "
                         + intentId + ".")))
                 .map(body -> ApiResponses.ok(exchange, media, new Representation.Single("sentence", body)));

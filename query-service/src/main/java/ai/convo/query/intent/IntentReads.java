@@ -55,20 +55,6 @@ public class IntentReads {
                 .map(row -> true).one().defaultIfEmpty(false);
     }
 
-    <T> Mono<T> intent(String flowId, String intentId, String organisationId, Function<Readable, T> mapper) {
-        return db.sql("SELECT * FROM intent_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
-                .bind("id", intentId).bind("flow", flowId).bind("org", organisationId)
-                .map(mapper::apply).one();
-    }
-
-    <T> Mono<T> sentence(String flowId, String intentId, String sentenceId, String organisationId,
-                         Function<Readable, T> mapper) {
-        return db.sql("SELECT * FROM sentence_view WHERE id = :id AND intent_id = :intent AND flow_id = :flow "
-                        + "AND organisation_id = :org")
-                .bind("id", sentenceId).bind("intent", intentId).bind("flow", flowId).bind("org", organisationId)
-                .map(mapper::apply).one();
-    }
-
     /**
      * The project's locales as the chain of {@code preferred} (null: the primary locale) and the primary. A
      * preferred locale that is not one of the project's is a 400 naming {@code parameter}.

@@ -20,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
-import ai.convo.query.web.ReadModel;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -56,11 +54,9 @@ public class KnowledgeQueryController {
             KnowledgeQueryController::store);
 
     private final Reads reads;
-    private final DatabaseClient db;
 
-    public KnowledgeQueryController(Reads reads, @ReadModel DatabaseClient db) {
+    public KnowledgeQueryController(Reads reads) {
         this.reads = reads;
-        this.db = db;
     }
 
     /** The stores of one project ({@code projectId}), or of the whole organisation without it. */
@@ -105,10 +101,8 @@ public class KnowledgeQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("knowledgeStoreId", knowledgeStoreId);
         QueryParams.pathId("sourceId", sourceId);
-        return db.sql("SELECT * FROM knowledge_source_view WHERE id = :id AND store_id = :store "
-                        + "AND organisation_id = :org")
-                .bind("id", sourceId).bind("store", knowledgeStoreId).bind("org", caller.organisationId())
-                .map(KnowledgeQueryController::source).one()
+        return reads.row(exchange, "knowledge_source_view", sourceId, caller.organisationId(),
+                        Map.of("store_id", knowledgeStoreId), KnowledgeQueryController::source)
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Knowledge source " + sourceId
                         + " does not exist in knowledge store " + knowledgeStoreId + ".")))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single("knowledgeSource", record)));

@@ -18,8 +18,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
-import ai.convo.query.web.ReadModel;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -47,11 +45,9 @@ public class StateQueryController {
             "_id", Column.text("id")), "name");
 
     private final Reads reads;
-    private final DatabaseClient db;
 
-    public StateQueryController(Reads reads, @ReadModel DatabaseClient db) {
+    public StateQueryController(Reads reads) {
         this.reads = reads;
-        this.db = db;
     }
 
     /** GET /v2.0/flows/{flowId}/states: the common list parameters, 25 per page by default. */
@@ -75,9 +71,8 @@ public class StateQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("flowId", flowId);
         QueryParams.pathId("stateId", stateId);
-        return db.sql("SELECT * FROM state_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
-                .bind("id", stateId).bind("flow", flowId).bind("org", caller.organisationId())
-                .map(StateQueryController::wire).one()
+        return reads.row(exchange, "state_view", stateId, caller.organisationId(), Map.of("flow_id", flowId),
+                        StateQueryController::wire)
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("State " + stateId + " does not exist in flow "
                         + flowId + ".")))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single("state", record)));

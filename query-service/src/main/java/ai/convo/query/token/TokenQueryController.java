@@ -16,8 +16,6 @@ import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
-import ai.convo.query.web.ReadModel;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -41,11 +39,9 @@ public class TokenQueryController {
             "_id", Column.text("id")), "label");
 
     private final Reads reads;
-    private final DatabaseClient db;
 
-    public TokenQueryController(Reads reads, @ReadModel DatabaseClient db) {
+    public TokenQueryController(Reads reads) {
         this.reads = reads;
-        this.db = db;
     }
 
     /** The specification's token list: the custom tokens of one project of the caller's organisation. */
@@ -69,9 +65,8 @@ public class TokenQueryController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("projectId", projectId);
         QueryParams.pathId("snippetId", snippetId);
-        return db.sql("SELECT * FROM token_view WHERE id = :id AND project_id = :project AND organisation_id = :org")
-                .bind("id", snippetId).bind("project", projectId).bind("org", caller.organisationId())
-                .map(TokenQueryController::wire).one()
+        return reads.row(exchange, "token_view", snippetId, caller.organisationId(), Map.of("project_id", projectId),
+                        TokenQueryController::wire)
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Token " + snippetId + " does not exist in project "
                         + projectId + ".")))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single("token", record)));

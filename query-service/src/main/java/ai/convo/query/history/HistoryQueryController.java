@@ -1,0 +1,171 @@
+package ai.convo.query.history;
+
+import ai.convo.http.list.ListRequest;
+import ai.convo.http.media.ApiMedia;
+import ai.convo.http.media.Negotiation;
+import ai.convo.http.security.ApiPrincipal;
+import ai.convo.query.web.QueryParams;
+import ai.convo.query.web.ReadModel;
+import ai.convo.query.web.Reads;
+import ai.convo.query.web.list.Column;
+import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Scope;
+import io.r2dbc.postgresql.codec.Json;
+import io.r2dbc.spi.Readable;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.ResponseEntity;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code GET .../{resource}/{id}/history}: the changes of one resource (who, when, what), oldest first, with the
+ * usual list mechanics. A resource with no event in the caller's organisation (or not under the parents in its
+ * path) is a 404; a deleted one keeps its history. Each item's position is what {@code asOf} of a read takes.
+ */
+@RestController
+public class HistoryQueryController {
+
+    static final ListDefinition LIST = new ListDefinition("history", "event_history_view", Map.of(
+            "createdAt", Column.number("position"),
+            "position", Column.number("position"),
+            "timestamp", Column.number("occurred_at"),
+            "type", Column.text("event_type"),
+            "_id", Column.text("id")), "event_type");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final Reads reads;
+    private final DatabaseClient db;
+
+    public HistoryQueryController(Reads reads, @ReadModel DatabaseClient db) {
+        this.reads = reads;
+        this.db = db;
+    }
+
+    @GetMapping("/v2.0/projects/{projectId}/history")
+    public Mono<ResponseEntity<byte[]>> project(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                @PathVariable String projectId) {
+        return history(exchange, caller, "Project", "project", "projectId", projectId, Map.of());
+    }
+
+    @GetMapping("/v2.0/locales/{localeId}/history")
+    public Mono<ResponseEntity<byte[]>> locale(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                               @PathVariable String localeId) {
+        return history(exchange, caller, "Locale", "locale", "localeId", localeId, Map.of());
+    }
+
+    @GetMapping("/v2.0/projects/{projectId}/snippets/{snippetId}/history")
+    public Mono<ResponseEntity<byte[]>> token(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                              @PathVariable String projectId, @PathVariable String snippetId) {
+        return history(exchange, caller, "Token", "snippet", "snippetId", snippetId, Map.of("projectId", projectId));
+    }
+
+    @GetMapping("/v2.0/functions/{functionId}/history")
+    public Mono<ResponseEntity<byte[]>> function(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                 @PathVariable String functionId) {
+        return history(exchange, caller, "Function", "function", "functionId", functionId, Map.of());
+    }
+
+    @GetMapping("/v2.0/flows/{flowId}/history")
+    public Mono<ResponseEntity<byte[]>> flow(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                             @PathVariable String flowId) {
+        return history(exchange, caller, "Flow", "flow", "flowId", flowId, Map.of());
+    }
+
+    @GetMapping("/v2.0/flows/{flowId}/states/{stateId}/history")
+    public Mono<ResponseEntity<byte[]>> state(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                              @PathVariable String flowId, @PathVariable String stateId) {
+        return history(exchange, caller, "State", "flowState", "stateId", stateId, Map.of("flowId", flowId));
+    }
+
+    @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/history")
+    public Mono<ResponseEntity<byte[]>> intent(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                               @PathVariable String flowId, @PathVariable String intentId) {
+        return history(exchange, caller, "Intent", "intent", "intentId", intentId, Map.of("flowId", flowId));
+    }
+
+    @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history")
+    public Mono<ResponseEntity<byte[]>> sentence(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                 @PathVariable String flowId, @PathVariable String intentId,
+                                                 @PathVariable String sentenceId) {
+        return history(exchange, caller, "Sentence", "examplesentence", "sentenceId", sentenceId,
+                Map.of("flowId", flowId, "intentId", intentId));
+    }
+
+    @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/history")
+    public Mono<ResponseEntity<byte[]>> store(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                              @PathVariable String knowledgeStoreId) {
+        return history(exchange, caller, "Knowledge store", "knowledgeStore", "knowledgeStoreId", knowledgeStoreId,
+                Map.of());
+    }
+
+    @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history")
+    public Mono<ResponseEntity<byte[]>> source(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                               @PathVariable String knowledgeStoreId, @PathVariable String sourceId) {
+        return history(exchange, caller, "Knowledge source", "knowledgeSource", "sourceId", sourceId,
+                Map.of("storeId", knowledgeStoreId));
+    }
+
+    @GetMapping("/v2.0/snapshots/{snapshotId}/history")
+    public Mono<ResponseEntity<byte[]>> snapshot(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                 @PathVariable String snapshotId) {
+        return history(exchange, caller, "Snapshot", "snapshot", "snapshotId", snapshotId, Map.of());
+    }
+
+    @GetMapping("/v2.0/tasks/{taskId}/history")
+    public Mono<ResponseEntity<byte[]>> task(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                             @PathVariable String taskId) {
+        return history(exchange, caller, "Task", "task", "taskId", taskId, Map.of());
+    }
+
+    /** {@code parents}: payload field to the id the path names it by (a state's flowId). */
+    private Mono<ResponseEntity<byte[]>> history(ServerWebExchange exchange, ApiPrincipal caller, String what,
+                                                 String resourceType, String idName, String id,
+                                                 Map<String, String> parents) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        parents.forEach(QueryParams::pathId);
+        QueryParams.pathId(idName, id);
+        ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
+        String org = caller.organisationId();
+        StringBuilder where = new StringBuilder("organisation_id = :org AND resource_type = :type AND resource_id = :id");
+        Map<String, Object> binds = new HashMap<>(Map.of("org", org, "type", resourceType, "id", id));
+        int i = 0;
+        for (Map.Entry<String, String> parent : parents.entrySet()) {
+            // Every event of these resources names its parents; one under another parent is not this one.
+            where.append(" AND payload ->> '").append(parent.getKey()).append("' = :p").append(i);
+            binds.put("p" + i++, parent.getValue());
+        }
+        Scope scope = new Scope(where.toString(), binds, "history|" + org + "|" + resourceType + "|" + id);
+        String path = parents.isEmpty() ? "" : " under " + parents;
+        return reads.page(exchange, media, LIST, request, scope, exists(where.toString(), binds),
+                what + " " + id + path, HistoryQueryController::wire);
+    }
+
+    private Mono<Boolean> exists(String where, Map<String, Object> binds) {
+        DatabaseClient.GenericExecuteSpec spec = db.sql("SELECT 1 FROM event_history_view WHERE " + where + " LIMIT 1");
+        for (Map.Entry<String, Object> bind : binds.entrySet()) {
+            spec = spec.bind(bind.getKey(), bind.getValue());
+        }
+        return spec.map(row -> true).one().defaultIfEmpty(false);
+    }
+
+    static Map<String, Object> wire(Readable row) {
+        Map<String, Object> wire = new LinkedHashMap<>();
+        wire.put("_id", row.get("id", String.class));
+        wire.put("position", row.get("position", Long.class));
+        wire.put("type", row.get("event_type", String.class));
+        wire.put("timestamp", Instant.ofEpochMilli(row.get("occurred_at", Long.class)).toString());
+        wire.put("user", row.get("actor_email", String.class));
+        wire.put("userReference", row.get("actor_id", String.class));
+        wire.put("payload", JSON.readValue(row.get("payload", Json.class).asString(), Map.class));
+        return wire;
+    }
+}

@@ -1,0 +1,153 @@
+package ai.convo.query.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.convo.contract.common.Ids;
+import ai.convo.contract.flow.FlowCreatedEvent;
+import ai.convo.contract.flow.FlowDeletedEvent;
+import ai.convo.contract.flow.FlowUpdatedEvent;
+import ai.convo.contract.function.FunctionCreatedEvent;
+import ai.convo.contract.function.FunctionUpdatedEvent;
+import ai.convo.contract.locale.LocaleDeletedEvent;
+import ai.convo.contract.locale.LocaleUpdatedEvent;
+import ai.convo.contract.state.StateCreatedEvent;
+import ai.convo.contract.state.StateUpdatedEvent;
+import ai.convo.contract.token.TokenCreatedEvent;
+import ai.convo.contract.token.TokenUpdatedEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.ParameterizedTypeReference;
+
+/**
+ * History lists and asOf reads: after every change of a resource the live read is kept; at the end, a read asOf each
+ * change's position must equal exactly the read kept then, for each resource type; before its creation and after
+ * its deletion the resource does not exist; another organisation sees neither history nor past.
+ */
+class HistoryAsOfTest extends QueryTestBase {
+
+    private static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() { };
+
+    private Caller alice;
+    private Caller bob;
+    private Project project;
+
+    /** A read kept right after a change, with the position of that change in the organisation's log. */
+    private record Kept(long position, Map<String, Object> body) {
+    }
+
+    @BeforeEach
+    void seed() {
+        alice = newOrganisation();
+        bob = newOrganisation();
+        project = project(alice, "Time travel", 1000);
+    }
+
+    private Map<String, Object> read(Caller caller, String path, long globalPosition) {
+        return http.get().uri(path).header("X-API-Key", caller.apiKey())
+                .header("X-Event-Position", Long.toString(globalPosition))
+                .exchange().expectStatus().isOk().expectBody(MAP).returnResult().getResponseBody();
+    }
+
+    private List<Map<String, Object>> history(Caller caller, String path, long globalPosition) {
+        return ListPages.items(read(caller, path + "/history?limit=100", globalPosition));
+    }
+
+    /** Applies each change and keeps the read that follows it, with the change's position from the history. */
+    private List<Kept> journey(String path, List<Supplier<Long>> changes) {
+        List<Kept> kept = new ArrayList<>();
+        for (Supplier<Long> change : changes) {
+            long global = change.get();
+            List<Map<String, Object>> history = history(alice, path, global);
+            long position = ((Number) history.get(history.size() - 1).get("position")).longValue();
+            kept.add(new Kept(position, read(alice, path, global)));
+        }
+        return kept;
+    }
+
+    private void assertAsOfEqualsWhatWasRead(String path, List<Kept> kept) {
+        for (Kept then : kept) {
+            assertThat(read(alice, path + "?asOf=" + then.position(), 0)).as("%s asOf %d", path, then.position())
+                    .isEqualTo(then.body());
+        }
+        http.get().uri(path + "?asOf=" + (kept.get(0).position() - 1)).header("X-API-Key", alice.apiKey())
+                .exchange().expectStatus().isNotFound();
+        // Another organisation: no past and no history, exactly as for something that never existed.
+        http.get().uri(path + "?asOf=" + kept.get(kept.size() - 1).position()).header("X-API-Key", bob.apiKey())
+                .exchange().expectStatus().isNotFound();
+        http.get().uri(path + "/history").header("X-API-Key", bob.apiKey()).exchange().expectStatus().isNotFound();
+    }
+
+    @Test
+    void aLocaleAsOfEachOfItsChangesAndAfterItsDeletion() {
+        String locale = Ids.newId();
+        String path = "/v2.0/locales/" + locale;
+        List<Kept> kept = journey(path, List.of(
+                () -> locale(alice, project.id(), locale, "German", "de-DE", 1001),
+                () -> append(project.id(), new LocaleUpdatedEvent(project.id(), alice.organisationId(), locale,
+                        List.of("name"), "Deutsch", "de-DE", false, null, alice.userId(), 1002)),
+                () -> append(project.id(), new LocaleUpdatedEvent(project.id(), alice.organisationId(), locale,
+                        List.of("fallbackLocaleReference"), "Deutsch", "de-DE", false, project.primaryLocaleId(),
+                        alice.userId(), 1003))));
+        assertThat(kept.get(0).body().get("name")).isEqualTo("German");
+        assertThat(kept.get(1).body().get("name")).isEqualTo("Deutsch");
+        long deleted = append(project.id(), new LocaleDeletedEvent(project.id(), alice.organisationId(), locale,
+                alice.userId(), 1004));
+        List<Map<String, Object>> history = history(alice, path, deleted);
+        assertThat(history).extracting(h -> h.get("type"))
+                .containsExactly("LocaleCreated", "LocaleUpdated", "LocaleUpdated", "LocaleDeleted");
+        assertThat(history.get(1).get("user")).isEqualTo(alice.userId() + "@example.com");
+        assertThat((Map<String, Object>) history.get(1).get("payload")).containsEntry("name", "Deutsch");
+        http.get().uri(path + "?asOf=" + history.get(3).get("position")).header("X-API-Key", alice.apiKey())
+                .exchange().expectStatus().isNotFound();
+        assertAsOfEqualsWhatWasRead(path, kept);
+        http.get().uri(path + "?asOf=yesterday").header("X-API-Key", alice.apiKey()).exchange()
+                .expectStatus().isBadRequest().expectBody().jsonPath("$.detail")
+                .value(d -> assertThat(d.toString()).contains("asOf must be a position"));
+    }
+
+    @Test
+    void aTokenAFunctionAFlowAndAStateAsOfEachChange() {
+        String token = Ids.newId();
+        String tokenPath = "/v2.0/projects/" + project.id() + "/snippets/" + token;
+        assertAsOfEqualsWhatWasRead(tokenPath, journey(tokenPath, List.of(
+                () -> append(token, new TokenCreatedEvent(token, project.id(), alice.organisationId(),
+                        UUID.randomUUID().toString(), "Greeting", "custom", "hello", alice.userId(), 1001)),
+                () -> append(token, new TokenUpdatedEvent(token, project.id(), alice.organisationId(), List.of("script"),
+                        "Greeting", "custom", "hello again", alice.userId(), 1002)))));
+
+        String function = Ids.newId();
+        String functionPath = "/v2.0/functions/" + function;
+        assertAsOfEqualsWhatWasRead(functionPath, journey(functionPath, List.of(
+                () -> append(function, new FunctionCreatedEvent(function, project.id(), alice.organisationId(),
+                        UUID.randomUUID().toString(), "f", "return 1;", false, alice.userId(), 1001)),
+                () -> append(function, new FunctionUpdatedEvent(function, project.id(), alice.organisationId(),
+                        List.of("disabled"), "f", "return 1;", true, alice.userId(), 1002)))));
+
+        String flow = Ids.newId();
+        String state = Ids.newId();
+        String flowPath = "/v2.0/flows/" + flow;
+        List<Kept> flowKept = journey(flowPath, List.of(
+                () -> append(flow, new FlowCreatedEvent(flow, project.id(), alice.organisationId(),
+                        UUID.randomUUID().toString(), "Main", "first", alice.userId(), 1001)),
+                () -> append(flow, new FlowUpdatedEvent(flow, project.id(), alice.organisationId(), List.of("name"),
+                        "Main flow", "first", alice.userId(), 1002))));
+        String statePath = flowPath + "/states/" + state;
+        assertAsOfEqualsWhatWasRead(statePath, journey(statePath, List.of(
+                () -> append(flow, new StateCreatedEvent(flow, project.id(), alice.organisationId(), state,
+                        UUID.randomUUID().toString(), "start", "whitelist", false, List.of(), alice.userId(), 1003)),
+                () -> append(flow, new StateUpdatedEvent(flow, project.id(), alice.organisationId(), state,
+                        List.of("intentIds"), "start", "whitelist", false, List.of(Ids.newId()), alice.userId(), 1004)))));
+        // The state's history is only under its own flow.
+        http.get().uri("/v2.0/flows/" + Ids.newId() + "/states/" + state + "/history").header("X-API-Key", alice.apiKey())
+                .exchange().expectStatus().isNotFound();
+        long deleted = append(flow, new FlowDeletedEvent(flow, project.id(), alice.organisationId(), alice.userId(), 1005));
+        assertAsOfEqualsWhatWasRead(flowPath, flowKept);
+        assertThat(history(alice, flowPath, deleted)).extracting(h -> h.get("type"))
+                .containsExactly("FlowCreated", "FlowUpdated", "FlowDeleted");
+    }
+}
