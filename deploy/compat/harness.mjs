@@ -32,6 +32,7 @@ if (!API_KEY) {
 
 // ---------------------------------------------------------------- wire log
 let wire = [];
+const writes = []; // every successful write of the whole run (wire is per step)
 let lastWritePosition; // X-Event-Position of the latest write response
 const redact = (headers) => {
   const out = {};
@@ -55,6 +56,7 @@ const record = (response, error) => {
     networkError: response ? undefined : error?.code || error?.message,
   };
   wire.push(entry);
+  if (entry.method !== "GET" && entry.status >= 200 && entry.status < 300) writes.push(entry);
   const pos = entry.responseHeaders?.["x-event-position"];
   if (pos !== undefined && entry.method !== "GET") lastWritePosition = String(pos);
   if (VERBOSE) console.log("  " + describe(entry, true));
@@ -91,6 +93,8 @@ const lastStatus = () => (wire.length ? wire[wire.length - 1].status : undefined
 const lastEntry = () => wire[wire.length - 1];
 /** Every exchange recorded so far in the current step. */
 const lastWire = () => wire.slice();
+/** Every successful write (method, url, status) the client made in this run so far. */
+const successfulWrites = () => writes.slice();
 
 // ---------------------------------------------------------------- harness
 const results = [];
@@ -233,5 +237,5 @@ export {
   RestAPIClient, clientVersion, clientEntry, BASE_URL, API_KEY,
   short, lastExchange, lastStatus, lastEntry, results, StepFailure, check, errText, step, atOnce,
   readOpts, rejects, isId, isNum, checkFields, PROJECT_FIELDS, LOCALE_FIELDS, checkEnvelope,
-  missingTyped, notes, finish, expectNotFound, lastWire,
+  missingTyped, notes, finish, expectNotFound, lastWire, successfulWrites,
 };

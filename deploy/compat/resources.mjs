@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import {
   RestAPIClient, clientVersion, clientEntry, BASE_URL, API_KEY, short, lastStatus, lastEntry, lastWire, check,
   errText, step, atOnce, readOpts, rejects, isId, isNum, checkFields, checkEnvelope, missingTyped,
-  notes, finish, expectNotFound,
+  notes, finish, expectNotFound, successfulWrites,
 } from "./harness.mjs";
 
 const require = createRequire(import.meta.url);
@@ -487,6 +487,36 @@ try {
     await client.deleteFlow({ flowId: flow._id });
     expectStatus(204);
     return expectNotFound(() => client.readFlow({ flowId: flow._id }, readOpts()), "flow deletion");
+  });
+
+  await step("indexAuditEvents + readAuditEvent: one audit event per write of this journey", async () => {
+    const writes = successfulWrites().length;
+    const events = [];
+    let page = await client.indexAuditEvents({ projectId: project._id, limit: 100 });
+    checkEnvelope(page, "indexAuditEvents");
+    events.push(...page.items);
+    while (page.nextCursor) {
+      page = await client.indexAuditEvents({ projectId: project._id, limit: 100, next: page.nextCursor });
+      events.push(...page.items);
+    }
+    check(events.length === writes, `expected ${writes} audit events (one per write), got ${events.length}`);
+    for (const e of events) {
+      check(isId(e._id) && str(e.timestamp) && !Number.isNaN(Date.parse(e.timestamp)), `bad _id/timestamp ${short(e)}`);
+      check(["create", "patch", "delete", "action", "replace"].includes(e.type), `bad type ${e.type}`);
+      check(str(e.user) && e.user.includes("@") && isId(e.userReference) && isId(e.organisationReference),
+        `bad user fields ${short(e)}`);
+      check(e.projectReference === project._id, `projectReference ${e.projectReference}`);
+      check(Array.isArray(e.chain) && e.chain.length > 0 && e.chain.every((c) => str(c.elementType)), `bad chain ${short(e)}`);
+    }
+    const kinds = new Set(events.map((e) => `${e.type}:${e.chain[e.chain.length - 1].elementType}`));
+    for (const kind of ["create:snippet", "delete:snippet", "create:function", "patch:function", "create:flow",
+      "patch:flow", "create:intent", "patch:intent", "create:examplesentence", "patch:examplesentence",
+      "create:flowState", "patch:flowState", "delete:flow"]) {
+      check(kinds.has(kind), `no audit event ${kind}; have ${[...kinds].join(", ")}`);
+    }
+    const one = await client.readAuditEvent({ auditEventId: events[events.length - 1]._id });
+    check(one._id === events[events.length - 1]._id && one.type === "delete", `readAuditEvent: ${short(one)}`);
+    return `${events.length} audit events for ${writes} writes`;
   });
 } catch (err) {
   console.log(`# ${err.message}`);
