@@ -45,19 +45,26 @@ public class EventLogProjection {
         if (facts.actorId() == null) {
             return; // the system's own work (task progress, ingestion): in the log, not an audit event of a user
         }
-        Object correlation = message.getMetaData().get("correlationId");
-        String correlationId = correlation == null ? message.getIdentifier() : correlation.toString();
+        // The trace id is the request's command, also on what event handlers did because of it (an intent's children
+        // promoted when it is deleted), so a request is one audit event; the correlation id names only the parent.
+        Object trace = message.getMetaData().getOrDefault("traceId", message.getMetaData().get("correlationId"));
+        String correlationId = trace == null ? message.getIdentifier() : trace.toString();
         @SuppressWarnings("unchecked")
         Map<String, Object> fields = JSON.convertValue(payload, Map.class);
         String payloadJson = JSON.writeValueAsString(EventFacts.auditPayload(fields));
         String chain = JSON.writeValueAsString(facts.chain());
-        // A later event of the same command adds what it changed; one with a named action (a snapshot request after
-        // its task's creation) names the audit event.
+        // A later event of the same request adds what it changed (to the payload when it is the same resource, else
+        // as alsoChanged); one with a named action (a snapshot request after its task's creation) names the event.
         jdbc.update("INSERT INTO audit_event (id, organisation_id, correlation_id, position, type, action_type, user_id, "
                         + "project_id, resource_type, resource_id, chain, payload, occurred_at) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?) "
                         + "ON CONFLICT (organisation_id, correlation_id) DO UPDATE SET "
-                        + "payload = audit_event.payload || EXCLUDED.payload, "
+                        + "payload = CASE WHEN audit_event.resource_id = EXCLUDED.resource_id "
+                        + "  THEN audit_event.payload || EXCLUDED.payload "
+                        + "  ELSE jsonb_set(audit_event.payload, '{alsoChanged}', "
+                        + "    coalesce(audit_event.payload -> 'alsoChanged', '[]'::jsonb) || jsonb_build_array("
+                        + "    jsonb_build_object('elementType', EXCLUDED.resource_type, 'elementId', EXCLUDED.resource_id, "
+                        + "    'event', ?::text))) END, "
                         + "type = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
                         + "  THEN EXCLUDED.type ELSE audit_event.type END, "
                         + "chain = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
@@ -69,7 +76,8 @@ public class EventLogProjection {
                         + "action_type = coalesce(audit_event.action_type, EXCLUDED.action_type)",
                 auditId(position, occurredAt), facts.organisationId(), correlationId,
                 position, facts.auditType(), facts.actionType(), facts.actorId(), facts.projectId(),
-                facts.resourceType(), facts.resourceId(), chain, payloadJson, occurredAt);
+                facts.resourceType(), facts.resourceId(), chain, payloadJson, occurredAt,
+                EventFacts.typeName(payload.getClass()));
     }
 
     /**
