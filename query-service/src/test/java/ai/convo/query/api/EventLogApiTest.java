@@ -184,4 +184,57 @@ class EventLogApiTest extends QueryTestBase {
                 .expectComplete()
                 .verify(Duration.ofSeconds(20));
     }
+
+    @Test
+    void aReconnectDuringABurstOfWritesMissesAndRepeatsNothing() throws Exception {
+        WebClient client = WebClient.create("http://localhost:" + environment.getProperty("local.server.port") + "/new");
+        ParameterizedTypeReference<ServerSentEvent<String>> sse = new ParameterizedTypeReference<>() { };
+        int burst = 300;
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < burst; i++) {
+                locale(alice, aliceProject.id(), Ids.newId(), "Burst " + i, "en-US", 2000 + i);
+            }
+        });
+        writer.start();
+        List<Long> seen = new ArrayList<>();
+        long last = 0;
+        // Three connections, the first two cut after 100 events while the burst goes on, each resuming after the
+        // last id it got, as an EventSource does.
+        for (int round = 0; round < 3; round++) {
+            int take = round < 2 ? 100 : 6 + burst - 200;
+            var request = client.get().uri("/v2.0/eventlog").header("X-API-Key", alice.apiKey())
+                    .accept(MediaType.TEXT_EVENT_STREAM);
+            if (last > 0) {
+                request = request.header("Last-Event-ID", Long.toString(last));
+            }
+            List<String> ids = request.retrieve().bodyToFlux(sse).filter(event -> event.id() != null)
+                    .map(ServerSentEvent::id).take(take).collectList().block(Duration.ofSeconds(60));
+            assertThat(ids).hasSize(take);
+            ids.forEach(id -> seen.add(Long.parseLong(id)));
+            last = seen.get(seen.size() - 1);
+        }
+        writer.join(60_000);
+        List<Long> expected = new ArrayList<>();
+        for (long p = 1; p <= 6 + burst; p++) {
+            expected.add(p);
+        }
+        assertThat(seen).isEqualTo(expected);
+    }
+
+    @Test
+    void aVoiceAssistantLinkShowsNoTokenInTheLog() {
+        position = append(Ids.newId(), new ai.convo.contract.voiceassistant.VoiceAssistantLinkedEvent(Ids.newId(),
+                "alexa", alice.userId(), alice.organisationId(), Ids.newId(), "aes-256-gcm",
+                new ai.convo.contract.voiceassistant.SealedToken("nonce-a", "sealed-access"),
+                new ai.convo.contract.voiceassistant.SealedToken("nonce-r", "sealed-refresh"), alice.userId(), 1005_000));
+        List<Map<String, Object>> log = ndjson(alice, "?type=VoiceAssistantLinked");
+        assertThat(log).hasSize(1);
+        assertThat(log.get(0).toString()).doesNotContain("sealed-access").doesNotContain("sealed-refresh")
+                .doesNotContain("nonce-").doesNotContain("aes-256-gcm");
+        assertThat((Map<String, Object>) log.get(0).get("payload")).containsKeys("accountId", "voiceAssistant", "linkId");
+        String audit = http.get().uri("/v2.0/auditevents?resourceType=voiceAssistantAccount").header("X-API-Key", alice.apiKey())
+                .header("X-Event-Position", Long.toString(position)).exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(audit).contains("createAuthenticatedAmazonUser").doesNotContain("sealed-").doesNotContain("nonce-");
+    }
 }

@@ -150,4 +150,35 @@ class HistoryAsOfTest extends QueryTestBase {
         assertThat(history(alice, flowPath, deleted)).extracting(h -> h.get("type"))
                 .containsExactly("FlowCreated", "FlowUpdated", "FlowDeleted");
     }
+
+    @Test
+    void anotherOrganisationGets404OnEveryHistoryRouteAndEveryAsOfRead() {
+        String token = Ids.newId();
+        String flow = Ids.newId();
+        String state = Ids.newId();
+        append(token, new TokenCreatedEvent(token, project.id(), alice.organisationId(), UUID.randomUUID().toString(),
+                "t", "custom", "s", alice.userId(), 1001));
+        append(flow, new FlowCreatedEvent(flow, project.id(), alice.organisationId(), UUID.randomUUID().toString(),
+                "f", "", alice.userId(), 1001));
+        long last = append(flow, new StateCreatedEvent(flow, project.id(), alice.organisationId(), state,
+                UUID.randomUUID().toString(), "s", "whitelist", false, List.of(), alice.userId(), 1002));
+        String any = Ids.newId();
+        List<String> resources = List.of("/v2.0/projects/" + project.id(), "/v2.0/locales/" + project.primaryLocaleId(),
+                "/v2.0/projects/" + project.id() + "/snippets/" + token, "/v2.0/flows/" + flow,
+                "/v2.0/flows/" + flow + "/states/" + state, "/v2.0/functions/" + any,
+                "/v2.0/flows/" + flow + "/intents/" + any, "/v2.0/flows/" + flow + "/intents/" + any + "/sentences/" + any,
+                "/v2.0/knowledgestores/" + any, "/v2.0/knowledgestores/" + any + "/sources/" + any,
+                "/v2.0/snapshots/" + any, "/v2.0/tasks/" + any);
+        for (String resource : resources.subList(0, 5)) {
+            assertThat(history(alice, resource, last)).as(resource).isNotEmpty();
+            read(alice, resource + "?asOf=" + last, last); // exists for its owner
+        }
+        for (String resource : resources) {
+            for (String path : List.of(resource + "/history", resource + "?asOf=1", resource + "?asOf=2026-01-01T00:00:00Z")) {
+                http.get().uri(path).header("X-API-Key", bob.apiKey()).header("X-Event-Position", Long.toString(last))
+                        .exchange().expectStatus().isNotFound()
+                        .expectBody(String.class).value(body -> assertThat(body).doesNotContain(alice.organisationId()));
+            }
+        }
+    }
 }

@@ -66,6 +66,20 @@ final class Api {
         }
     }
 
+    /** A GET whose body is not one JSON document (NDJSON): the status and the text. */
+    HttpResponse<String> text(String path, String accept) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
+                .header(authHeader, authValue).header("Accept", accept).GET().build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     Answer get(String path) {
         return send("GET", path, null, Map.of());
     }

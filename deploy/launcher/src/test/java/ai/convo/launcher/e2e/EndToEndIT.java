@@ -2,6 +2,7 @@ package ai.convo.launcher.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -9,8 +10,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -179,5 +182,55 @@ class EndToEndIT {
         assertThat(expectedNames.size()).isGreaterThanOrEqualTo(60);
         assertThat(projected).isEqualTo(expectedNames);            // no gap, every final state
         assertThat(rows).isEqualTo(expectedNames.size() + 1);     // no duplicate (plus the primary)
+    }
+
+    @Test
+    @Order(4)
+    void theAuditTrailAndTheEventLogShowEveryCommandOnceAfterTheCrash() {
+        JsonNode project = created(admin.post("/v2.0/projects", Map.of("name", "Audited", "locale", "en-US")));
+        String projectId = project.get("_id").stringValue();
+        String second = created(admin.post("/v2.0/locales", Map.of("projectId", projectId, "name", "German",
+                "nluLanguage", "de-DE"))).get("_id").stringValue();
+        // One command, two events (the new primary, the old one demoted): one audit event.
+        assertThat(admin.patch("/v2.0/locales/" + second, Map.of("primary", true)).status()).isEqualTo(200);
+        assertThat(admin.delete("/v2.0/locales/" + project.get("primaryLocaleReference").stringValue()).status())
+                .isEqualTo(204);
+
+        JsonNode audit = admin.get("/v2.0/auditevents?projectId=" + projectId + "&limit=100").body();
+        List<String> kinds = new ArrayList<>();
+        audit.get("items").forEach(e -> kinds.add(e.get("type").stringValue() + ":"
+                + e.get("chain").get(e.get("chain").size() - 1).get("elementType").stringValue()));
+        assertThat(kinds).containsExactly("create:project", "create:locale", "patch:locale", "delete:locale");
+        JsonNode patch = audit.get("items").get(2);
+        assertThat(patch.get("user").stringValue()).contains("@");
+        assertThat(patch.get("payload").get("primary").booleanValue()).isTrue();
+        assertThat(patch.get("payload").has("previousPrimaryLocaleId")).isTrue();
+
+        // The organisation's whole log, after the query service was killed mid-stream (the test before): numbered
+        // 1, 2, 3... with neither a gap nor a repeat, each event once.
+        HttpResponse<String> log = admin.text("/v2.0/eventlog", "application/x-ndjson");
+        assertThat(log.statusCode()).isEqualTo(200);
+        List<Long> positions = new ArrayList<>();
+        Set<String> eventIds = new HashSet<>();
+        for (String line : log.body().split("\n")) {
+            JsonNode event = Api.JSON.readTree(line);
+            positions.add(event.get("position").longValue());
+            eventIds.add(event.get("eventId").stringValue());
+        }
+        assertThat(positions).hasSizeGreaterThan(100);
+        for (int i = 0; i < positions.size(); i++) {
+            assertThat(positions.get(i)).isEqualTo(i + 1L);
+        }
+        assertThat(eventIds).hasSize(positions.size());
+        try (Connection c = DriverManager.getConnection(stack.db.jdbcUrl(), stack.db.username(), stack.db.password());
+             Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*) FROM domain_event_entry WHERE convert_from(payload, 'UTF8')"
+                     + "::jsonb ->> 'organisationId' = (SELECT organisation_id FROM identity_api_key WHERE key_hash = "
+                     + "encode(sha256(convert_to('" + Stack.ADMIN_KEY + "', 'UTF8')), 'hex'))")) {
+            r.next();
+            assertThat(positions).hasSize(r.getInt(1));
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
     }
 }
