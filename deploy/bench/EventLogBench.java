@@ -106,10 +106,11 @@ public class EventLogBench {
     }
 
     static long head(Connection db, String org) throws Exception {
-        try (PreparedStatement s = db.prepareStatement("SELECT position FROM event_log_head WHERE organisation_id = ?")) {
+        try (PreparedStatement s = db.prepareStatement("SELECT coalesce(max(position), 0) FROM event_log WHERE organisation_id = ?")) {
             s.setString(1, org);
             try (ResultSet r = s.executeQuery()) {
-                return r.next() ? r.getLong(1) : 0;
+                r.next();
+                return r.getLong(1);
             }
         }
     }

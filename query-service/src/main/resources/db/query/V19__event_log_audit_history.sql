@@ -19,11 +19,6 @@ CREATE TABLE event_log (
 CREATE INDEX event_log_by_resource ON event_log (organisation_id, resource_type, resource_id, position);
 CREATE INDEX event_log_by_time ON event_log (organisation_id, occurred_at, position);
 
-CREATE TABLE event_log_head (
-    organisation_id VARCHAR(24) PRIMARY KEY,
-    position        BIGINT      NOT NULL
-);
-
 -- A live tail (text/event-stream) wakes when its organisation's log grows (ConsistencyChannel listens).
 CREATE FUNCTION notify_event_log_change() RETURNS trigger AS $$
 BEGIN

@@ -32,16 +32,16 @@ public class EventLogProjection {
     public void on(Object payload, DomainEventMessage<?> message, TrackingToken token) {
         EventFacts facts = EventFacts.of(payload, message.getAggregateIdentifier());
         long globalIndex = token.position().orElseThrow(() -> new IllegalStateException("No position in " + token));
-        Long position = jdbc.queryForObject("INSERT INTO event_log_head (organisation_id, position) VALUES (?, 1) "
-                + "ON CONFLICT (organisation_id) DO UPDATE SET position = event_log_head.position + 1 RETURNING position",
-                Long.class, facts.organisationId());
         long occurredAt = message.getTimestamp().toEpochMilli();
-        jdbc.update("INSERT INTO event_log (organisation_id, position, global_index, id, project_id, resource_type, "
-                        + "resource_id, sequence_number, event_type, occurred_at, actor_id) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                facts.organisationId(), position, globalIndex, message.getIdentifier(), facts.projectId(),
+        // The next position of the organisation, from the primary key's index. Not a counter row updated per event:
+        // its dead versions pile up while any long transaction runs, and every update walks them.
+        Long position = jdbc.queryForObject("INSERT INTO event_log (organisation_id, position, global_index, id, "
+                        + "project_id, resource_type, resource_id, sequence_number, event_type, occurred_at, actor_id) "
+                        + "SELECT ?, coalesce(max(position), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM event_log "
+                        + "WHERE organisation_id = ? RETURNING position", Long.class,
+                facts.organisationId(), globalIndex, message.getIdentifier(), facts.projectId(),
                 facts.resourceType(), facts.resourceId(), message.getSequenceNumber(),
-                EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId());
+                EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId(), facts.organisationId());
         if (facts.actorId() == null) {
             return; // the system's own work (task progress, ingestion): in the log, not an audit event of a user
         }

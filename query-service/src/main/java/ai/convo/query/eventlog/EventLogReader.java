@@ -102,7 +102,7 @@ public class EventLogReader {
         binds.add(query.organisationId());
         binds.add(query.after());
         if (toHead) {
-            sql.append(" AND l.position <= (SELECT position FROM event_log_head WHERE organisation_id = ?)");
+            sql.append(" AND l.position <= (SELECT max(position) FROM event_log WHERE organisation_id = ?)");
             binds.add(query.organisationId());
         }
         if (query.sinceMillis() != null) {
