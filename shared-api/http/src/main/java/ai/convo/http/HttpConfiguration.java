@@ -1,5 +1,7 @@
 package ai.convo.http;
 
+import ai.convo.http.audit.RefusalAudit;
+import ai.convo.http.audit.RefusalLog;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.problem.ProblemExceptionHandler;
 import ai.convo.http.problem.ProblemWriter;
@@ -11,6 +13,7 @@ import ai.convo.http.web.CorsFilter;
 import ai.convo.http.web.DeprecationHeaders;
 import ai.convo.http.web.HealthController;
 import ai.convo.http.web.TraceIds;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -67,6 +70,12 @@ public class HttpConfiguration implements WebFluxConfigurer {
     @Bean
     DeprecationHeaders deprecationHeaders() {
         return new DeprecationHeaders(basePath);
+    }
+
+    /** Refused requests go to the audit trail when the service has a {@link RefusalLog}. */
+    @Bean
+    RefusalAudit refusalAudit(ObjectProvider<RefusalLog> logs) {
+        return new RefusalAudit(logs);
     }
 
     @Bean

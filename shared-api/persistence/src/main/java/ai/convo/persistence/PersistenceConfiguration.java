@@ -44,7 +44,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * DataSource, and without one Axon silently has no event store.
  */
 @Configuration(proxyBeanMethods = false)
-@Import({DatabaseSettings.class, AxonSerializers.class, R2dbcIdentityStore.class, EventPositions.class})
+@Import({DatabaseSettings.class, AxonSerializers.class, R2dbcIdentityStore.class, RefusedRequests.class,
+        EventPositions.class})
 public class PersistenceConfiguration {
 
     /** The pool is handed out only after Flyway ran, so nothing (Axon included) sees an old schema. */

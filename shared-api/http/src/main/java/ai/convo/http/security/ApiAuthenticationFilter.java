@@ -30,6 +30,16 @@ import reactor.core.scheduler.Schedulers;
 public final class ApiAuthenticationFilter implements WebFilter {
 
     static final String CONTACT_CENTER_HEADER = "x-contactcenter-authorization";
+    /** Exchange attributes for the refusal audit, which runs outside Spring Security's chain and its context. */
+    static final String PRINCIPAL = ApiAuthenticationFilter.class.getName() + ".principal";
+    static final String ATTEMPT = ApiAuthenticationFilter.class.getName() + ".attempt";
+
+    /**
+     * The credential a request tried: its scheme and, for Basic, the e-mail (and that user's ids when the e-mail
+     * is a user's). Never the secret itself, nor a hash of it.
+     */
+    public record Attempt(AuthScheme scheme, String email, String userId, String organisationId) {
+    }
 
     private record Credential(AuthScheme scheme, String value) {
     }
@@ -45,6 +55,16 @@ public final class ApiAuthenticationFilter implements WebFilter {
         this.identities = identities;
         this.bearerDecoder = bearerDecoder;
         this.contactCenterDecoder = contactCenterDecoder;
+    }
+
+    /** The principal this filter authenticated for the exchange, if any. */
+    public static ApiPrincipal principal(ServerWebExchange exchange) {
+        return exchange.getAttribute(PRINCIPAL);
+    }
+
+    /** The credential the exchange presented to this filter, if it got that far. */
+    public static Attempt attempt(ServerWebExchange exchange) {
+        return exchange.getAttribute(ATTEMPT);
     }
 
     @Override
@@ -68,20 +88,27 @@ public final class ApiAuthenticationFilter implements WebFilter {
         }
         Optional<Credential> usable = presented.stream().filter(c -> allowed.contains(c.scheme())).findFirst();
         if (usable.isEmpty()) {
+            exchange.getAttributes().put(ATTEMPT, new Attempt(presented.get(0).scheme(), null, null, null));
             return ProblemWriter.write(exchange, ApiProblem.unauthorized("This operation does not accept "
                     + describe(presented.stream().map(Credential::scheme).collect(Collectors.toCollection(
                             () -> java.util.EnumSet.noneOf(AuthScheme.class))))
                     + "; it accepts " + describe(allowed) + "."));
         }
         Credential credential = usable.get();
-        return authenticate(credential)
+        exchange.getAttributes().put(ATTEMPT, new Attempt(credential.scheme(), null, null, null));
+        return authenticate(exchange, credential)
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .onErrorResume(ApiProblem.class, problem -> ProblemWriter.write(exchange, problem).then(Mono.empty()))
                 .flatMap(principal -> principal.isEmpty()
                         ? ProblemWriter.write(exchange, ApiProblem.unauthorized(invalid(credential.scheme())))
-                        : chain.filter(exchange).contextWrite(ReactiveSecurityContextHolder.withAuthentication(
-                                new ApiAuthentication(principal.get()))));
+                        : authenticated(exchange, chain, principal.get()));
+    }
+
+    private static Mono<Void> authenticated(ServerWebExchange exchange, WebFilterChain chain, ApiPrincipal principal) {
+        exchange.getAttributes().put(PRINCIPAL, principal);
+        return chain.filter(exchange)
+                .contextWrite(ReactiveSecurityContextHolder.withAuthentication(new ApiAuthentication(principal)));
     }
 
     private List<Credential> credentials(ServerHttpRequest request) {
@@ -120,18 +147,18 @@ public final class ApiAuthenticationFilter implements WebFilter {
         return header.substring(7).trim();
     }
 
-    private Mono<ApiPrincipal> authenticate(Credential credential) {
+    private Mono<ApiPrincipal> authenticate(ServerWebExchange exchange, Credential credential) {
         return switch (credential.scheme()) {
             case API_KEY_HEADER, API_KEY_QUERY -> identities.findByApiKeyHash(Secrets.hashApiKey(credential.value()))
                     .map(p -> p.via(credential.scheme()));
-            case BASIC -> basic(credential.value());
+            case BASIC -> basic(exchange, credential.value());
             case BEARER -> jwt(bearerDecoder, credential, "Bearer access tokens are not configured on this server.");
             case CONTACT_CENTER -> jwt(contactCenterDecoder, credential,
                     "Contact-center tokens are not configured on this server.");
         };
     }
 
-    private Mono<ApiPrincipal> basic(String encoded) {
+    private Mono<ApiPrincipal> basic(ServerWebExchange exchange, String encoded) {
         String decoded;
         try {
             decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
@@ -144,11 +171,22 @@ public final class ApiAuthenticationFilter implements WebFilter {
         }
         String email = decoded.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT);
         String password = decoded.substring(colon + 1);
+        // A user name that is no e-mail address may be a key pasted into the wrong field: not kept.
+        exchange.getAttributes().put(ATTEMPT, new Attempt(AuthScheme.BASIC, looksLikeEmail(email) ? email : null,
+                null, null));
         // BCrypt is deliberately slow: keep it off the event loop.
         return identities.findByEmail(email)
+                // Guessing a user's password is an event of the user's organisation.
+                .doOnNext(user -> exchange.getAttributes().put(ATTEMPT, new Attempt(AuthScheme.BASIC, email,
+                        user.principal().userId(), user.principal().organisationId())))
                 .publishOn(Schedulers.boundedElastic())
                 .filter(user -> Secrets.PASSWORDS.matches(password, user.passwordHash()))
                 .map(user -> user.principal().via(AuthScheme.BASIC));
+    }
+
+    static boolean looksLikeEmail(String value) {
+        int at = value.indexOf('@');
+        return at > 0 && at < value.length() - 1 && value.chars().noneMatch(Character::isWhitespace);
     }
 
     private Mono<ApiPrincipal> jwt(ReactiveJwtDecoder decoder, Credential credential, String notConfigured) {
