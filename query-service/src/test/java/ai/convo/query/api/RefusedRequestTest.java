@@ -79,7 +79,7 @@ class RefusedRequestTest extends QueryTestBase {
         String address = "2001:db8::" + Ids.newId().substring(0, 4);
         long started = System.currentTimeMillis();
         for (int i = 0; i < 200; i++) {
-            http.get().uri("/v2.0/flows").header("X-API-Key", key).header("X-Forwarded-For", address + ", 10.0.0.1")
+            http.get().uri("/v2.0/flows").header("X-API-Key", key).header("X-Forwarded-For", "10.0.0.1, " + address)
                     .exchange().expectStatus().isUnauthorized();
         }
         long elapsed = System.currentTimeMillis() - started;

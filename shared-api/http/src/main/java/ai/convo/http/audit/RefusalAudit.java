@@ -84,14 +84,17 @@ public final class RefusalAudit implements WebFilter, Ordered {
                 scheme, remoteAddress(request), now);
     }
 
-    /** The client as a gateway in front reports it (first X-Forwarded-For address), else the connection's peer. */
+    /**
+     * The client as the gateway in front reports it: the last X-Forwarded-For address, the one the gateway appended
+     * (earlier ones are whatever the client sent, so a flood could not spread itself over made-up sources); without
+     * the header, the connection's peer.
+     */
     static String remoteAddress(ServerHttpRequest request) {
         String forwarded = request.getHeaders().getFirst(FORWARDED_FOR);
         if (forwarded != null) {
-            int comma = forwarded.indexOf(',');
-            String first = (comma < 0 ? forwarded : forwarded.substring(0, comma)).trim();
-            if (!first.isEmpty()) {
-                return first;
+            String last = forwarded.substring(forwarded.lastIndexOf(',') + 1).trim();
+            if (!last.isEmpty()) {
+                return last;
             }
         }
         InetSocketAddress remote = request.getRemoteAddress();

@@ -149,8 +149,8 @@ class RefusalAuditTest {
     }
 
     @Test
-    void theClientIsTheFirstForwardedAddressWhenAGatewayNamesOne() {
-        send(MockServerHttpRequest.get("/new/v2.0/flows").header("X-Forwarded-For", " 203.0.113.9 , 10.0.0.1"));
+    void theClientIsTheAddressTheGatewayAppendedNotOneTheClientSent() {
+        send(MockServerHttpRequest.get("/new/v2.0/flows").header("X-Forwarded-For", " 198.51.100.7 , 203.0.113.9 "));
 
         assertThat(refused).extracting(Refusal::remoteAddress).containsExactly("203.0.113.9");
     }
