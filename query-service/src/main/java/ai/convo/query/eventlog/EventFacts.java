@@ -25,6 +25,35 @@ public record EventFacts(String organisationId, String projectId, String resourc
     public static final Set<String> TYPES_WITH_SECRETS = Set.of("ai.convo.contract.identity.ApiKeyIssuedEvent",
             "ai.convo.contract.identity.UserRegisteredEvent", "ai.convo.contract.voiceassistant.VoiceAssistantLinkedEvent");
 
+    /**
+     * Event type (by the start of its name) to the resource it changes, the payload field with that resource's id,
+     * and the resources above it ("type:field") from the top down. The first that matches wins.
+     */
+    private record Rule(String typePrefix, String resourceType, String idField, List<String> parents) {
+    }
+
+    private static final List<Rule> RULES = List.of(
+            new Rule("Sentence", "examplesentence", "sentenceId", List.of("flow:flowId", "intent:intentId")),
+            new Rule("Intent", "intent", "intentId", List.of("flow:flowId")),
+            new Rule("DefaultStateChanged", "flowState", "defaultStateId", List.of("flow:flowId")),
+            new Rule("State", "flowState", "stateId", List.of("flow:flowId")),
+            new Rule("Flow", "flow", "flowId", List.of()),
+            new Rule("PrimaryLocaleChanged", "locale", "primaryLocaleId", List.of()),
+            new Rule("Locale", "locale", "localeId", List.of()),
+            new Rule("KnowledgeSource", "knowledgeSource", "sourceId", List.of("knowledgeStore:storeId")),
+            new Rule("KnowledgeStore", "knowledgeStore", "storeId", List.of()),
+            new Rule("Snapshot", "snapshot", "snapshotId", List.of()),
+            new Rule("Task", "task", "taskId", List.of()),
+            new Rule("Token", "snippet", "tokenId", List.of()),
+            new Rule("Function", "function", "functionId", List.of()),
+            new Rule("Project", "project", "projectId", List.of()),
+            new Rule("ApiKey", "apiKey", "apiKeyId", List.of("user:userId")),
+            new Rule("UserRegistered", "user", "userId", List.of()),
+            new Rule("Organisation", "organisation", "organisationId", List.of()),
+            new Rule("VoiceAssistant", "voiceAssistantAccount", "accountId", List.of("user:userId")),
+            new Rule("CallRecords", "analytics", "batchId", List.of()),
+            new Rule("SystemMessage", "systemMessage", "systemMessageId", List.of()));
+
     private static final Set<String> ACTOR_FIELDS = Set.of("createdBy", "changedBy", "deletedBy", "requestedBy",
             "linkedBy", "unlinkedBy", "ingestedBy");
 
@@ -51,72 +80,14 @@ public record EventFacts(String organisationId, String projectId, String resourc
         String project = field(payload, "projectId");
         String actor = actor(payload);
         List<Map<String, String>> chain = new ArrayList<>();
-        String resourceType;
-        String resourceId;
-        if (type.startsWith("Sentence")) {
-            add(chain, "flow", field(payload, "flowId"));
-            add(chain, "intent", field(payload, "intentId"));
-            resourceType = "examplesentence";
-            resourceId = field(payload, "sentenceId");
-        } else if (type.startsWith("Intent")) {
-            add(chain, "flow", field(payload, "flowId"));
-            resourceType = "intent";
-            resourceId = field(payload, "intentId");
-        } else if (type.startsWith("State") || type.equals("DefaultStateChanged")) {
-            add(chain, "flow", field(payload, "flowId"));
-            resourceType = "flowState";
-            resourceId = type.equals("DefaultStateChanged") ? field(payload, "defaultStateId") : field(payload, "stateId");
-        } else if (type.startsWith("Flow")) {
-            resourceType = "flow";
-            resourceId = field(payload, "flowId");
-        } else if (type.startsWith("Locale") || type.equals("PrimaryLocaleChanged")) {
-            resourceType = "locale";
-            resourceId = type.equals("PrimaryLocaleChanged") ? field(payload, "primaryLocaleId") : field(payload, "localeId");
-        } else if (type.startsWith("KnowledgeSource")) {
-            add(chain, "knowledgeStore", field(payload, "storeId"));
-            resourceType = "knowledgeSource";
-            resourceId = field(payload, "sourceId");
-        } else if (type.startsWith("KnowledgeStore")) {
-            resourceType = "knowledgeStore";
-            resourceId = field(payload, "storeId");
-        } else if (type.startsWith("Snapshot")) {
-            resourceType = "snapshot";
-            resourceId = field(payload, "snapshotId");
-        } else if (type.startsWith("Task")) {
-            resourceType = "task";
-            resourceId = field(payload, "taskId");
-        } else if (type.startsWith("Token")) {
-            resourceType = "snippet";
-            resourceId = field(payload, "tokenId");
-        } else if (type.startsWith("Function")) {
-            resourceType = "function";
-            resourceId = field(payload, "functionId");
-        } else if (type.startsWith("Project")) {
-            resourceType = "project";
-            resourceId = field(payload, "projectId");
-        } else if (type.startsWith("ApiKey")) {
-            add(chain, "user", field(payload, "userId"));
-            resourceType = "apiKey";
-            resourceId = field(payload, "apiKeyId");
-        } else if (type.equals("UserRegistered")) {
-            resourceType = "user";
-            resourceId = field(payload, "userId");
-        } else if (type.startsWith("Organisation")) {
-            resourceType = "organisation";
-            resourceId = field(payload, "organisationId");
-        } else if (type.startsWith("VoiceAssistant")) {
-            add(chain, "user", field(payload, "userId"));
-            resourceType = "voiceAssistantAccount";
-            resourceId = field(payload, "accountId");
-        } else if (type.startsWith("CallRecords")) {
-            resourceType = "analytics";
-            resourceId = field(payload, "batchId");
-        } else if (type.startsWith("SystemMessage")) {
-            resourceType = "systemMessage";
-            resourceId = field(payload, "systemMessageId");
-        } else {
-            resourceType = "unknown";
-            resourceId = aggregateId;
+        Rule rule = RULES.stream().filter(r -> type.startsWith(r.typePrefix())).findFirst().orElse(null);
+        String resourceType = rule == null ? "unknown" : rule.resourceType();
+        String resourceId = rule == null ? null : field(payload, rule.idField());
+        if (rule != null) {
+            for (String parent : rule.parents()) {
+                String[] typeAndField = parent.split(":");
+                add(chain, typeAndField[0], field(payload, typeAndField[1]));
+            }
         }
         if (resourceId == null) {
             resourceId = aggregateId;

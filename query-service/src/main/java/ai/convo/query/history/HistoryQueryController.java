@@ -22,6 +22,8 @@ import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,80 +52,50 @@ public class HistoryQueryController {
         this.db = db;
     }
 
-    @GetMapping("/v2.0/projects/{projectId}/history")
-    public Mono<ResponseEntity<byte[]>> project(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                                @PathVariable String projectId) {
-        return history(exchange, caller, "Project", "project", "projectId", projectId, Map.of());
+    /**
+     * A history route: the resource it names (what a 404 calls it, its type in the log, its path variable) and the
+     * path variables of its parents with the payload field that holds each (a state's flowId).
+     */
+    private record Route(String what, String resourceType, String idName, Map<String, String> parents) {
     }
 
-    @GetMapping("/v2.0/locales/{localeId}/history")
-    public Mono<ResponseEntity<byte[]>> locale(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                               @PathVariable String localeId) {
-        return history(exchange, caller, "Locale", "locale", "localeId", localeId, Map.of());
-    }
+    private static final Map<String, Route> ROUTES = Map.ofEntries(
+            Map.entry("/v2.0/projects/{projectId}/history", new Route("Project", "project", "projectId", Map.of())),
+            Map.entry("/v2.0/locales/{localeId}/history", new Route("Locale", "locale", "localeId", Map.of())),
+            Map.entry("/v2.0/projects/{projectId}/snippets/{snippetId}/history",
+                    new Route("Token", "snippet", "snippetId", Map.of("projectId", "projectId"))),
+            Map.entry("/v2.0/functions/{functionId}/history", new Route("Function", "function", "functionId", Map.of())),
+            Map.entry("/v2.0/flows/{flowId}/history", new Route("Flow", "flow", "flowId", Map.of())),
+            Map.entry("/v2.0/flows/{flowId}/states/{stateId}/history",
+                    new Route("State", "flowState", "stateId", Map.of("flowId", "flowId"))),
+            Map.entry("/v2.0/flows/{flowId}/intents/{intentId}/history",
+                    new Route("Intent", "intent", "intentId", Map.of("flowId", "flowId"))),
+            Map.entry("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history",
+                    new Route("Sentence", "examplesentence", "sentenceId", Map.of("flowId", "flowId", "intentId", "intentId"))),
+            Map.entry("/v2.0/knowledgestores/{knowledgeStoreId}/history",
+                    new Route("Knowledge store", "knowledgeStore", "knowledgeStoreId", Map.of())),
+            Map.entry("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
+                    new Route("Knowledge source", "knowledgeSource", "sourceId", Map.of("knowledgeStoreId", "storeId"))),
+            Map.entry("/v2.0/snapshots/{snapshotId}/history", new Route("Snapshot", "snapshot", "snapshotId", Map.of())),
+            Map.entry("/v2.0/tasks/{taskId}/history", new Route("Task", "task", "taskId", Map.of())));
 
-    @GetMapping("/v2.0/projects/{projectId}/snippets/{snippetId}/history")
-    public Mono<ResponseEntity<byte[]>> token(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                              @PathVariable String projectId, @PathVariable String snippetId) {
-        return history(exchange, caller, "Token", "snippet", "snippetId", snippetId, Map.of("projectId", projectId));
-    }
-
-    @GetMapping("/v2.0/functions/{functionId}/history")
-    public Mono<ResponseEntity<byte[]>> function(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                                 @PathVariable String functionId) {
-        return history(exchange, caller, "Function", "function", "functionId", functionId, Map.of());
-    }
-
-    @GetMapping("/v2.0/flows/{flowId}/history")
-    public Mono<ResponseEntity<byte[]>> flow(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                             @PathVariable String flowId) {
-        return history(exchange, caller, "Flow", "flow", "flowId", flowId, Map.of());
-    }
-
-    @GetMapping("/v2.0/flows/{flowId}/states/{stateId}/history")
-    public Mono<ResponseEntity<byte[]>> state(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                              @PathVariable String flowId, @PathVariable String stateId) {
-        return history(exchange, caller, "State", "flowState", "stateId", stateId, Map.of("flowId", flowId));
-    }
-
-    @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/history")
-    public Mono<ResponseEntity<byte[]>> intent(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                               @PathVariable String flowId, @PathVariable String intentId) {
-        return history(exchange, caller, "Intent", "intent", "intentId", intentId, Map.of("flowId", flowId));
-    }
-
-    @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history")
-    public Mono<ResponseEntity<byte[]>> sentence(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                                 @PathVariable String flowId, @PathVariable String intentId,
-                                                 @PathVariable String sentenceId) {
-        return history(exchange, caller, "Sentence", "examplesentence", "sentenceId", sentenceId,
-                Map.of("flowId", flowId, "intentId", intentId));
-    }
-
-    @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/history")
-    public Mono<ResponseEntity<byte[]>> store(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                              @PathVariable String knowledgeStoreId) {
-        return history(exchange, caller, "Knowledge store", "knowledgeStore", "knowledgeStoreId", knowledgeStoreId,
-                Map.of());
-    }
-
-    @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history")
-    public Mono<ResponseEntity<byte[]>> source(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                               @PathVariable String knowledgeStoreId, @PathVariable String sourceId) {
-        return history(exchange, caller, "Knowledge source", "knowledgeSource", "sourceId", sourceId,
-                Map.of("storeId", knowledgeStoreId));
-    }
-
-    @GetMapping("/v2.0/snapshots/{snapshotId}/history")
-    public Mono<ResponseEntity<byte[]>> snapshot(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                                 @PathVariable String snapshotId) {
-        return history(exchange, caller, "Snapshot", "snapshot", "snapshotId", snapshotId, Map.of());
-    }
-
-    @GetMapping("/v2.0/tasks/{taskId}/history")
-    public Mono<ResponseEntity<byte[]>> task(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
-                                             @PathVariable String taskId) {
-        return history(exchange, caller, "Task", "task", "taskId", taskId, Map.of());
+    @GetMapping({"/v2.0/projects/{projectId}/history", "/v2.0/locales/{localeId}/history",
+            "/v2.0/projects/{projectId}/snippets/{snippetId}/history", "/v2.0/functions/{functionId}/history",
+            "/v2.0/flows/{flowId}/history", "/v2.0/flows/{flowId}/states/{stateId}/history",
+            "/v2.0/flows/{flowId}/intents/{intentId}/history",
+            "/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history",
+            "/v2.0/knowledgestores/{knowledgeStoreId}/history",
+            "/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
+            "/v2.0/snapshots/{snapshotId}/history", "/v2.0/tasks/{taskId}/history"})
+    public Mono<ResponseEntity<byte[]>> history(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                @PathVariable Map<String, String> variables) {
+        PathPattern matched = exchange.getRequiredAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+        String pattern = matched.getPatternString();
+        Route route = ROUTES.get(pattern.substring(pattern.indexOf("/v2.0/")));
+        Map<String, String> parents = new java.util.LinkedHashMap<>();
+        route.parents().forEach((variable, field) -> parents.put(field, QueryParams.pathId(variable, variables.get(variable))));
+        return history(exchange, caller, route.what(), route.resourceType(), route.idName(),
+                variables.get(route.idName()), parents);
     }
 
     /** {@code parents}: payload field to the id the path names it by (a state's flowId). */
@@ -131,7 +103,6 @@ public class HistoryQueryController {
                                                  String resourceType, String idName, String id,
                                                  Map<String, String> parents) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
-        parents.forEach(QueryParams::pathId);
         QueryParams.pathId(idName, id);
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
         String org = caller.organisationId();

@@ -144,12 +144,7 @@ class EventLogApiTest extends QueryTestBase {
 
     @Test
     void membersMayNotReadTheLogOrTheTrail() {
-        String member = Ids.newId();
-        String key = Secrets.newApiKey();
-        jdbc.update("INSERT INTO identity_user (id, organisation_id, email, password_hash, role, created_at) "
-                + "VALUES (?, ?, ?, 'x', 'MEMBER', 0)", member, alice.organisationId(), member + "@example.com");
-        jdbc.update("INSERT INTO identity_api_key (id, user_id, organisation_id, label, key_hash, created_at) "
-                + "VALUES (?, ?, ?, 'm', ?, 0)", Ids.newId(), member, alice.organisationId(), Secrets.hashApiKey(key));
+        String key = colleague(alice, "MEMBER").apiKey();
         http.get().uri("/v2.0/auditevents").header("X-API-Key", key).exchange().expectStatus().isForbidden();
         http.get().uri("/v2.0/eventlog").header("X-API-Key", key).exchange().expectStatus().isForbidden();
         // An administrator may not name another organisation.

@@ -97,11 +97,16 @@ public abstract class QueryTestBase {
 
     /** A second user of the caller's organisation, with a key of its own. */
     Caller colleague(Caller caller) {
+        return colleague(caller, "ORG_ADMIN");
+    }
+
+    /** A second user of the caller's organisation with this role (MEMBER, ORG_ADMIN), with a key of its own. */
+    Caller colleague(Caller caller, String role) {
         String user = Ids.newId();
         String key = Secrets.newApiKey();
         jdbc.update("INSERT INTO identity_user (id, organisation_id, email, password_hash, role, created_at) "
-                + "VALUES (?, ?, ?, ?, 'ORG_ADMIN', 0)", user, caller.organisationId(), user + "@example.com",
-                Secrets.PASSWORDS.encode("pw-" + user));
+                + "VALUES (?, ?, ?, ?, ?, 0)", user, caller.organisationId(), user + "@example.com",
+                Secrets.PASSWORDS.encode("pw-" + user), role);
         jdbc.update("INSERT INTO identity_api_key (id, user_id, organisation_id, label, key_hash, created_at) "
                 + "VALUES (?, ?, ?, 'test', ?, 0)", Ids.newId(), user, caller.organisationId(), Secrets.hashApiKey(key));
         return new Caller(caller.organisationId(), user, key);

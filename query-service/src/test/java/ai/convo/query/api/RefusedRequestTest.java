@@ -37,12 +37,9 @@ class RefusedRequestTest extends QueryTestBase {
 
     @Test
     void aMembersForbiddenRequestIsAnUnauthorizedEventOfItsOrganisationWithoutItsKey() throws Exception {
-        String member = Ids.newId();
-        String key = Secrets.newApiKey();
-        jdbc.update("INSERT INTO identity_user (id, organisation_id, email, password_hash, role, created_at) "
-                + "VALUES (?, ?, ?, 'x', 'MEMBER', 0)", member, admin.organisationId(), member + "@example.com");
-        jdbc.update("INSERT INTO identity_api_key (id, user_id, organisation_id, label, key_hash, created_at) "
-                + "VALUES (?, ?, ?, 'm', ?, 0)", Ids.newId(), member, admin.organisationId(), Secrets.hashApiKey(key));
+        Caller memberCaller = colleague(admin, "MEMBER");
+        String member = memberCaller.userId();
+        String key = memberCaller.apiKey();
 
         // The key in the query, where a careless record of the request would keep it.
         http.get().uri("/v2.0/auditevents?api_key=" + key).exchange().expectStatus().isForbidden();
