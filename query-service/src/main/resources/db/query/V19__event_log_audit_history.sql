@@ -104,9 +104,10 @@ SELECT r.id, r.organisation_id, 'unauthorized', NULL, r.user_id, r.email, NULL, 
        r.occurred_at
 FROM refused_request r;
 
--- What GET .../{resource}/{id}/history lists: a resource's events, who made them, and their payloads without secrets.
+-- What GET .../{resource}/{id}/history lists: the events of a resource and those that changed its row (row_history:
+-- a primary-locale switch changes the project and both locales), who made them, their payloads without secrets.
 CREATE VIEW event_history_view AS
-SELECT l.organisation_id, l.position, l.id, l.resource_type, l.resource_id, l.project_id, l.event_type,
+SELECT l.organisation_id, l.position, l.global_index, l.id, l.resource_type, l.resource_id, l.project_id, l.event_type,
        l.occurred_at, l.actor_id, u.email AS actor_email,
        convert_from(e.payload, 'UTF8')::jsonb - 'keyHash' - 'passwordHash' - 'accessToken' - 'refreshToken' - 'cipher'
            AS payload

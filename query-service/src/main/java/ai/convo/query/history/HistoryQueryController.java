@@ -59,6 +59,14 @@ public class HistoryQueryController {
     private record Route(String what, String resourceType, String idName, Map<String, String> parents) {
     }
 
+    /** The read-model table of each resource type: events that changed a row of it are in its history too. */
+    private static final Map<String, String> TABLES = Map.ofEntries(Map.entry("project", "project_view"),
+            Map.entry("locale", "locale_view"), Map.entry("snippet", "token_view"), Map.entry("function", "function_view"),
+            Map.entry("flow", "flow_view"), Map.entry("flowState", "state_view"), Map.entry("intent", "intent_view"),
+            Map.entry("examplesentence", "sentence_view"), Map.entry("knowledgeStore", "knowledge_store_view"),
+            Map.entry("knowledgeSource", "knowledge_source_view"), Map.entry("snapshot", "snapshot_view"),
+            Map.entry("task", "task_view"));
+
     private static final Map<String, Route> ROUTES = Map.ofEntries(
             Map.entry("/v2.0/projects/{projectId}/history", new Route("Project", "project", "projectId", Map.of())),
             Map.entry("/v2.0/locales/{localeId}/history", new Route("Locale", "locale", "localeId", Map.of())),
@@ -106,8 +114,10 @@ public class HistoryQueryController {
         QueryParams.pathId(idName, id);
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
         String org = caller.organisationId();
-        StringBuilder where = new StringBuilder("organisation_id = :org AND resource_type = :type AND resource_id = :id");
-        Map<String, Object> binds = new HashMap<>(Map.of("org", org, "type", resourceType, "id", id));
+        StringBuilder where = new StringBuilder("organisation_id = :org AND ((resource_type = :type AND resource_id = :id) "
+                + "OR global_index IN (SELECT global_index FROM row_history WHERE table_name = :table AND row_id = :id))");
+        Map<String, Object> binds = new HashMap<>(Map.of("org", org, "type", resourceType, "id", id,
+                "table", TABLES.get(resourceType)));
         int i = 0;
         for (Map.Entry<String, String> parent : parents.entrySet()) {
             // Every event of these resources names its parents; one under another parent is not this one.

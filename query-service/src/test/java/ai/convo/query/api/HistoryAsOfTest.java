@@ -57,16 +57,26 @@ class HistoryAsOfTest extends QueryTestBase {
         return ListPages.items(read(caller, path + "/history?limit=100", globalPosition));
     }
 
-    /** Applies each change and keeps the read that follows it, with the change's position from the history. */
+    /**
+     * Applies each change and keeps the read that follows it, with the organisation's newest log position then (the
+     * history's newest item is the change itself; other resources' events may have changed this one's row too).
+     */
     private List<Kept> journey(String path, List<Supplier<Long>> changes) {
         List<Kept> kept = new ArrayList<>();
         for (Supplier<Long> change : changes) {
             long global = change.get();
             List<Map<String, Object>> history = history(alice, path, global);
-            long position = ((Number) history.get(history.size() - 1).get("position")).longValue();
-            kept.add(new Kept(position, read(alice, path, global)));
+            Map<String, Object> body = read(alice, path, global);
+            long position = newestPosition();
+            assertThat(((Number) history.get(history.size() - 1).get("position")).longValue()).isEqualTo(position);
+            kept.add(new Kept(position, body));
         }
         return kept;
+    }
+
+    private long newestPosition() {
+        return jdbc.queryForObject("SELECT max(position) FROM event_log WHERE organisation_id = ?", Long.class,
+                alice.organisationId());
     }
 
     private void assertAsOfEqualsWhatWasRead(String path, List<Kept> kept) {
@@ -74,8 +84,11 @@ class HistoryAsOfTest extends QueryTestBase {
             assertThat(read(alice, path + "?asOf=" + then.position(), 0)).as("%s asOf %d", path, then.position())
                     .isEqualTo(then.body());
         }
-        http.get().uri(path + "?asOf=" + (kept.get(0).position() - 1)).header("X-API-Key", alice.apiKey())
-                .exchange().expectStatus().isNotFound();
+        long createdAt = ((Number) history(alice, path, 0).get(0).get("position")).longValue();
+        if (createdAt > 1) { // just before its creation it did not exist
+            http.get().uri(path + "?asOf=" + (createdAt - 1)).header("X-API-Key", alice.apiKey())
+                    .exchange().expectStatus().isNotFound();
+        }
         // Another organisation: no past and no history, exactly as for something that never existed.
         http.get().uri(path + "?asOf=" + kept.get(kept.size() - 1).position()).header("X-API-Key", bob.apiKey())
                 .exchange().expectStatus().isNotFound();
@@ -180,5 +193,47 @@ class HistoryAsOfTest extends QueryTestBase {
                         .expectBody(String.class).value(body -> assertThat(body).doesNotContain(alice.organisationId()));
             }
         }
+    }
+
+    @Test
+    void aProjectAKnowledgeStoreAndSourceAndASentenceAsOfEachChange() {
+        // The project's own history holds its creation and its primary-locale switch; its asOf reads follow it.
+        String german = Ids.newId();
+        String projectPath = "/v2.0/projects/" + project.id();
+        long created = locale(alice, project.id(), german, "German", "de-DE", 1001);
+        // The locales' events changed the project's row (its primaryLocaleReference) after its own creation.
+        Map<String, Object> afterLocales = read(alice, projectPath, created);
+        Kept first = new Kept(newestPosition(), afterLocales);
+        assertThat(read(alice, projectPath + "?asOf=1", 0).get("primaryLocaleReference")).isEqualTo("");
+        List<Kept> kept = new ArrayList<>(List.of(first));
+        kept.addAll(journey(projectPath, List.of(() -> append(project.id(), new ai.convo.contract.locale.PrimaryLocaleChangedEvent(
+                project.id(), alice.organisationId(), project.primaryLocaleId(), german, alice.userId(), 1002)))));
+        assertThat(kept.get(1).body().get("primaryLocaleReference")).isEqualTo(german);
+        assertAsOfEqualsWhatWasRead(projectPath, kept);
+
+        String store = Ids.newId();
+        String source = Ids.newId();
+        String storePath = "/v2.0/knowledgestores/" + store;
+        assertAsOfEqualsWhatWasRead(storePath, journey(storePath, List.of(
+                () -> append(store, new ai.convo.contract.knowledge.KnowledgeStoreCreatedEvent(store, project.id(),
+                        alice.organisationId(), UUID.randomUUID().toString(), "Docs", "", "en-US", alice.userId(), 1003)))));
+        String sourcePath = storePath + "/sources/" + source;
+        assertAsOfEqualsWhatWasRead(sourcePath, journey(sourcePath, List.of(
+                () -> append(source, new ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent(source, store, project.id(),
+                        alice.organisationId(), UUID.randomUUID().toString(), "FAQ", "", "manual", "ready", 0,
+                        List.of("a"), Map.of("k", "v"), alice.userId(), 1004)),
+                () -> append(source, new ai.convo.contract.knowledge.KnowledgeSourceUpdatedEvent(source, store, project.id(),
+                        alice.organisationId(), List.of("status"), "FAQ", "", "disabled", 0, List.of("a", "b"),
+                        Map.of("k", "v2"), alice.userId(), 1005)))));
+
+        String flow = Ids.newId();
+        String intent = Ids.newId();
+        String sentence = Ids.newId();
+        String sentencePath = "/v2.0/flows/" + flow + "/intents/" + intent + "/sentences/" + sentence;
+        assertAsOfEqualsWhatWasRead(sentencePath, journey(sentencePath, List.of(
+                () -> append(intent, new ai.convo.contract.intent.SentenceCreatedEvent(sentence, intent, flow, project.id(),
+                        alice.organisationId(), german, "Wo ist meine Bestellung?", alice.userId(), 1006)),
+                () -> append(intent, new ai.convo.contract.intent.SentenceUpdatedEvent(sentence, intent, flow, project.id(),
+                        alice.organisationId(), german, List.of("text"), "Wo bleibt meine Bestellung?", alice.userId(), 1007)))));
     }
 }
