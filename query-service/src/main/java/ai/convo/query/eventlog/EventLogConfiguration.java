@@ -1,9 +1,7 @@
 package ai.convo.query.eventlog;
 
-import java.util.OptionalLong;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.EventMessage;
-import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.messaging.InterceptorChain;
 import org.axonframework.messaging.MessageHandlerInterceptor;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
@@ -40,13 +38,10 @@ public class EventLogConfiguration {
 
         @Override
         public Object handle(UnitOfWork<? extends EventMessage<?>> unitOfWork, InterceptorChain chain) throws Exception {
-            if (unitOfWork.getMessage() instanceof TrackedEventMessage<?> tracked) {
-                OptionalLong position = tracked.trackingToken().position();
-                if (position.isPresent()) {
-                    jdbc.queryForObject("SELECT set_config('app.position', ?, true)", String.class,
-                            Long.toString(position.getAsLong()));
-                }
-            }
+            // By the event's id, not its tracking token: for an event that fills a gap the token's position is the
+            // furthest index seen, another event's.
+            jdbc.queryForObject("SELECT set_config('app.position', coalesce((SELECT global_index FROM domain_event_entry "
+                    + "WHERE event_identifier = ?)::text, ''), true)", String.class, unitOfWork.getMessage().getIdentifier());
             return chain.proceed();
         }
     }

@@ -4,7 +4,6 @@ import java.util.Map;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.eventhandling.TrackingToken;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,17 +28,19 @@ public class EventLogProjection {
     }
 
     @EventHandler
-    public void on(Object payload, DomainEventMessage<?> message, TrackingToken token) {
+    public void on(Object payload, DomainEventMessage<?> message) {
         EventFacts facts = EventFacts.of(payload, message.getAggregateIdentifier());
-        long globalIndex = token.position().orElseThrow(() -> new IllegalStateException("No position in " + token));
         long occurredAt = message.getTimestamp().toEpochMilli();
         // The next position of the organisation, from the primary key's index. Not a counter row updated per event:
-        // its dead versions pile up while any long transaction runs, and every update walks them.
+        // its dead versions pile up while any long transaction runs, and every update walks them. The event's global
+        // index is looked up by its id: the tracking token's position is the furthest index the stream has seen,
+        // which for an event that fills a gap (committed after a later one) is another event's index.
         Long position = jdbc.queryForObject("INSERT INTO event_log (organisation_id, position, global_index, id, "
                         + "project_id, resource_type, resource_id, sequence_number, event_type, occurred_at, actor_id) "
-                        + "SELECT ?, coalesce(max(position), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM event_log "
-                        + "WHERE organisation_id = ? RETURNING position", Long.class,
-                facts.organisationId(), globalIndex, message.getIdentifier(), facts.projectId(),
+                        + "SELECT ?, coalesce(max(position), 0) + 1, "
+                        + "(SELECT global_index FROM domain_event_entry WHERE event_identifier = ?), "
+                        + "?, ?, ?, ?, ?, ?, ?, ? FROM event_log WHERE organisation_id = ? RETURNING position", Long.class,
+                facts.organisationId(), message.getIdentifier(), message.getIdentifier(), facts.projectId(),
                 facts.resourceType(), facts.resourceId(), message.getSequenceNumber(),
                 EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId(), facts.organisationId());
         if (facts.actorId() == null) {

@@ -232,4 +232,43 @@ class EventLogApiTest extends QueryTestBase {
                 .expectBody(String.class).returnResult().getResponseBody();
         assertThat(audit).contains("createAuthenticatedAmazonUser").doesNotContain("sealed-").doesNotContain("nonce-");
     }
+
+    @Test
+    void anEventCommittedAfterALaterOneIsLoggedOnceUnderItsOwnGlobalIndex() throws Exception {
+        // A write transaction takes global index g1 and stays open while a later one (g2) commits: g1 is a gap the
+        // processors pass, then fill. Its tracking token then says g2 (the furthest seen), not g1.
+        String early = Ids.newId();
+        String earlyEvent = java.util.UUID.randomUUID().toString();
+        long g1;
+        try (java.sql.Connection open = dataSource.getConnection()) {
+            open.setAutoCommit(false);
+            try (java.sql.PreparedStatement insert = open.prepareStatement("INSERT INTO domain_event_entry "
+                    + "(event_identifier, aggregate_identifier, sequence_number, type, time_stamp, payload_type, payload, "
+                    + "meta_data) VALUES (?, ?, 0, 'ProjectAggregate', ?, "
+                    + "'ai.convo.contract.locale.LocaleDeletedEvent', ?, ?) RETURNING global_index")) {
+                insert.setString(1, earlyEvent);
+                insert.setString(2, early);
+                insert.setString(3, java.time.Instant.now().toString());
+                insert.setBytes(4, ("{\"projectId\":\"" + aliceProject.id() + "\",\"organisationId\":\""
+                        + alice.organisationId() + "\",\"localeId\":\"" + early + "\",\"deletedBy\":\""
+                        + alice.userId() + "\",\"deletedAt\":1}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                insert.setBytes(5, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                try (java.sql.ResultSet key = insert.executeQuery()) {
+                    key.next();
+                    g1 = key.getLong(1);
+                }
+            }
+            long g2 = locale(alice, aliceProject.id(), Ids.newId(), "Later", "fr-FR", 3000);
+            assertThat(g2).isGreaterThan(g1);
+            position = g2;
+            assertThat(ndjson(alice, "?from=7")).extracting(e -> e.get("type")).containsExactly("LocaleCreated");
+            open.commit();
+            position = g1;
+        }
+        List<Map<String, Object>> log = ndjson(alice, "?from=7");
+        assertThat(log).extracting(e -> e.get("type")).containsExactly("LocaleCreated", "LocaleDeleted");
+        assertThat(log.get(1).get("eventId")).isEqualTo(earlyEvent);
+        assertThat(jdbc.queryForObject("SELECT global_index FROM event_log WHERE id = ?", Long.class, earlyEvent))
+                .isEqualTo(g1);
+    }
 }
