@@ -7,51 +7,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.axonframework.serialization.SimpleSerializedType;
-import org.axonframework.serialization.upcasting.event.EventUpcaster;
-import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
-import org.axonframework.serialization.upcasting.event.SingleEventUpcaster;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The event log serves payloads in their current shape: an event stored in an older shape (revision "0", its actor
- * field still called removedBy) comes out of GET /v2.0/eventlog as the upcaster chain makes it, the chain the
- * processors use too (they project it like any other).
+ * field still called removedBy) comes out of GET /v2.0/eventlog as the upcaster chain makes it ({@link OldShapes}),
+ * the chain the processors use too (they project it like any other).
  */
-@Import(EventLogUpcastingTest.Upcasters.class)
 class EventLogUpcastingTest extends QueryTestBase {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final String TYPE = "ai.convo.contract.function.FunctionDeletedEvent";
-
-    @TestConfiguration
-    static class Upcasters {
-        @Bean
-        EventUpcaster removedByBecameDeletedBy() {
-            return new SingleEventUpcaster() {
-                @Override
-                protected boolean canUpcast(IntermediateEventRepresentation representation) {
-                    return representation.getType().getName().equals(TYPE)
-                            && "0".equals(representation.getType().getRevision());
-                }
-
-                @Override
-                protected IntermediateEventRepresentation doUpcast(IntermediateEventRepresentation representation) {
-                    return representation.upcastPayload(new SimpleSerializedType(TYPE, null), byte[].class, bytes -> {
-                        ObjectNode node = (ObjectNode) JSON.readTree(bytes);
-                        node.set("deletedBy", node.remove("removedBy"));
-                        return JSON.writeValueAsBytes(node);
-                    });
-                }
-            };
-        }
-    }
+    private static final String TYPE = OldShapes.FUNCTION_DELETED;
 
     @Test
     void anEventStoredInAnOlderShapeIsServedInTheCurrentOne() {
