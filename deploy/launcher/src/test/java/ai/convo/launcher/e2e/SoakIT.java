@@ -766,6 +766,58 @@ class SoakIT {
         // call records: every acknowledged one counted, none twice
         Api.Answer counters = api.get("/v3.0/callcounter?from=2026-11-01&to=2026-11-01");
         finalProcessedCalls = counters.body().get("items").get(0).get("processedCalls").longValue();
+        checkEventLog(api);
+    }
+
+    /**
+     * The organisation's event log after the kills: positions 1..n without a gap, every event once, and exactly the
+     * organisation's events in the store. Tasks are done by now, so the store is quiet; the log's processor may still
+     * be a moment behind on the system's last task events, which nobody's read waits for: up to 30 s for them.
+     */
+    private void checkEventLog(Api api) throws Exception {
+        Set<String> stored = new HashSet<>();
+        try (Connection c = primary(); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT event_identifier FROM domain_event_entry WHERE "
+                     + "convert_from(payload, 'UTF8')::jsonb ->> 'organisationId' = (SELECT organisation_id FROM "
+                     + "identity_api_key WHERE key_hash = encode(sha256(convert_to('" + Stack.ADMIN_KEY
+                     + "', 'UTF8')), 'hex'))")) {
+            while (rows.next()) {
+                stored.add(rows.getString(1));
+            }
+        }
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        List<String> problems = new ArrayList<>();
+        do {
+            problems.clear();
+            java.net.http.HttpResponse<String> answer = api.text("/v2.0/eventlog", "application/x-ndjson");
+            if (answer.statusCode() != 200) {
+                problems.add("event log: HTTP " + answer.statusCode());
+                continue;
+            }
+            List<String> ids = new ArrayList<>();
+            long expected = 1;
+            for (String line : answer.body().split("\n")) {
+                tools.jackson.databind.JsonNode event = Api.JSON.readTree(line);
+                if (event.get("position").longValue() != expected++) {
+                    problems.add("event log: position " + event.get("position") + " where " + (expected - 1)
+                            + " was due");
+                    break;
+                }
+                ids.add(event.get("eventId").stringValue());
+            }
+            if (new HashSet<>(ids).size() != ids.size()) {
+                problems.add("event log: an event appears twice");
+            }
+            if (!new HashSet<>(ids).equals(stored)) {
+                problems.add("event log: " + ids.size() + " events, the store has " + stored.size());
+            }
+        } while (!problems.isEmpty() && System.nanoTime() < deadline && sleepAnd());
+        problems.forEach(modelMismatches::add);
+    }
+
+    private static boolean sleepAnd() {
+        sleep(500);
+        return true;
     }
 
     private final List<String> lost = new ArrayList<>();
