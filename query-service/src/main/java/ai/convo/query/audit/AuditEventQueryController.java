@@ -68,7 +68,8 @@ public class AuditEventQueryController {
         String type = params.getFirst("type");
         if (type != null && !type.isEmpty()) {
             if (!TYPES.contains(type)) {
-                throw ApiProblem.invalidParameter("type", "type must be one of " + TYPES + "; got '" + clip(type) + "'.");
+                throw ApiProblem.invalidParameter("type", "type must be one of " + TYPES + "; got '"
+                        + LogQuery.clip(type) + "'.");
             }
             condition(where, binds, key, "type = :type", "type", type);
         }
@@ -91,7 +92,8 @@ public class AuditEventQueryController {
         if (resourceType != null && !resourceType.isEmpty()) {
             if (!LogQuery.RESOURCE_TYPES.contains(resourceType)) {
                 throw ApiProblem.invalidParameter("resourceType", "resourceType must be one of "
-                        + LogQuery.RESOURCE_TYPES.stream().sorted().toList() + "; got '" + clip(resourceType) + "'.");
+                        + LogQuery.RESOURCE_TYPES.stream().sorted().toList() + "; got '" + LogQuery.clip(resourceType)
+                        + "'.");
             }
             condition(where, binds, key, "resource_type = :resourceType", "resourceType", resourceType);
         }
@@ -132,10 +134,6 @@ public class AuditEventQueryController {
 
     private static Long time(String value, String name) {
         return value == null || value.isEmpty() ? null : LogQuery.instant(name, value);
-    }
-
-    private static String clip(String value) {
-        return value.length() > 40 ? value.substring(0, 40) + "..." : value;
     }
 
     /** IAuditEvent_2_0: timestamps as ISO-8601 text; expiresAt null while retention is unlimited. */

@@ -92,7 +92,7 @@ public record LogQuery(String organisationId, long after, Long sinceMillis, Stri
         }
     }
 
-    static String clip(String value) {
+    public static String clip(String value) {
         return value.length() > 40 ? value.substring(0, 40) + "..." : value;
     }
 

@@ -45,9 +45,10 @@ public class Reads {
                                             String id, String organisationId) {
         ApiMedia media = Negotiation.negotiate(exchange, defaultMedia);
         QueryParams.pathId(idName, id);
+        AsOf asOf = AsOf.parse(exchange);
         return row(exchange, one.table(), id, organisationId, Map.of(), one.mapper())
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound(one.what() + " " + id + " does not exist"
-                        + (AsOf.parse(exchange) == null ? "." : " at " + AsOf.parse(exchange).describe() + "."))))
+                        + (asOf == null ? "." : " at " + asOf.describe() + "."))))
                 .map(record -> ApiResponses.ok(exchange, media, new Representation.Single(one.root(), record)));
     }
 
@@ -62,11 +63,8 @@ public class Reads {
         if (asOf == null) {
             StringBuilder sql = new StringBuilder("SELECT * FROM " + table + " WHERE id = :id AND organisation_id = :org");
             parents.keySet().forEach(column -> sql.append(" AND ").append(column).append(" = :").append(column));
-            DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString()).bind("id", id).bind("org", organisationId);
-            for (Map.Entry<String, String> parent : parents.entrySet()) {
-                spec = spec.bind(parent.getKey(), parent.getValue());
-            }
-            return spec.map(mapper::apply).one();
+            return bindAll(db.sql(sql.toString()).bind("id", id).bind("org", organisationId), parents)
+                    .map(mapper::apply).one();
         }
         // The newest version written by an event at or before the moment; a NULL version: deleted by then.
         StringBuilder sql = new StringBuilder("SELECT (jsonb_populate_record(NULL::" + table + ", v.row_data)).* FROM ("
@@ -77,13 +75,18 @@ public class Reads {
                 + "AND v.row_data ->> 'organisation_id' = :org");
         parents.keySet().forEach(column -> sql.append(" AND v.row_data ->> '").append(column).append("' = :")
                 .append(column));
-        DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString()).bind("table", table).bind("id", id)
-                .bind("org", organisationId).bind("at", asOf.position() != null ? asOf.position() : asOf.timeMillis());
-        for (Map.Entry<String, String> parent : parents.entrySet()) {
-            spec = spec.bind(parent.getKey(), parent.getValue());
-        }
-        DatabaseClient.GenericExecuteSpec query = spec;
+        DatabaseClient.GenericExecuteSpec query = bindAll(db.sql(sql.toString()).bind("table", table).bind("id", id)
+                .bind("org", organisationId).bind("at", asOf.position() != null ? asOf.position() : asOf.timeMillis()),
+                parents);
         return reached(asOf, organisationId).then(Mono.defer(() -> query.map(mapper::apply).one()));
+    }
+
+    private static DatabaseClient.GenericExecuteSpec bindAll(DatabaseClient.GenericExecuteSpec spec,
+                                                             Map<String, String> binds) {
+        for (Map.Entry<String, String> bind : binds.entrySet()) {
+            spec = spec.bind(bind.getKey(), bind.getValue());
+        }
+        return spec;
     }
 
     /** Waits until every projection has written what the events up to that moment wrote. */
