@@ -21,6 +21,8 @@ import ai.convo.contract.task.TaskProgressedEvent;
 import ai.convo.contract.task.TaskRecord;
 import ai.convo.contract.task.TaskStartedEvent;
 import ai.convo.contract.task.TaskStatus;
+import ai.convo.contract.task.SystemTasks;
+import ai.convo.contract.identity.Role;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -61,7 +63,13 @@ public class TaskAggregate {
     @CommandHandler
     public TaskAggregate(CreateTaskCommand command, ProjectLookup projects) {
         Actor actor = command.actor();
-        projects.requireVisible(command.projectId().value(), actor);
+        if (command.projectId().value().equals(SystemTasks.PROJECT_ID)) {
+            if (actor.role() != Role.SYSTEM_ADMIN) {
+                throw DomainException.forbidden("Only a system administrator can create a task of the system.");
+            }
+        } else {
+            projects.requireVisible(command.projectId().value(), actor);
+        }
         String type = command.type();
         if (type == null || type.isBlank() || type.length() > TaskRecord.MAX_TYPE_LENGTH) {
             throw DomainException.invalid("type", "type must be a string of 1 to " + TaskRecord.MAX_TYPE_LENGTH

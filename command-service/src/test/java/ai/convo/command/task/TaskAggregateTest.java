@@ -15,6 +15,7 @@ import ai.convo.contract.task.FailTaskCommand;
 import ai.convo.contract.task.RecordTaskProgressCommand;
 import ai.convo.contract.task.RequestTaskCancelCommand;
 import ai.convo.contract.task.StartTaskCommand;
+import ai.convo.contract.task.SystemTasks;
 import ai.convo.contract.task.TaskCancelRequestedEvent;
 import ai.convo.contract.task.TaskCancelledEvent;
 import ai.convo.contract.task.TaskCompletedEvent;
@@ -139,6 +140,32 @@ class TaskAggregateTest {
                     .when(new CreateTaskCommand(ID, ProjectId.of(PROJECT), STRANGER, "createSnapshot", Map.of(), T0))
                     // then
                     .expectException(domainError(DomainException.Kind.NOT_FOUND, PROJECT))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenASystemAdministrator_whenCreatingATaskOfTheSystem_thenCreatedUnderTheReservedProjectId() {
+            // given
+            Actor admin = new Actor(USER, ORG, Role.SYSTEM_ADMIN);
+            fixture.givenNoPriorActivity()
+                    // when
+                    .when(new CreateTaskCommand(ID, ProjectId.of(SystemTasks.PROJECT_ID), admin, "rebuildProjections",
+                            Map.of("projections", List.of("tokens")), T0))
+                    // then
+                    .expectEvents(new TaskCreatedEvent(TASK, SystemTasks.PROJECT_ID, ORG, "rebuildProjections",
+                            Map.of("projections", List.of("tokens")), USER, "SYSTEM_ADMIN", T0));
+        }
+
+        @ParameterizedTest
+        @EnumSource(value = Role.class, names = {"ORG_ADMIN", "MEMBER"})
+        void givenAnyoneElse_whenCreatingATaskOfTheSystem_thenForbiddenAndNoEvent(Role role) {
+            // given
+            fixture.givenNoPriorActivity()
+                    // when
+                    .when(new CreateTaskCommand(ID, ProjectId.of(SystemTasks.PROJECT_ID), new Actor(USER, ORG, role),
+                            "rebuildProjections", Map.of(), T0))
+                    // then
+                    .expectException(domainError(DomainException.Kind.FORBIDDEN, "system administrator"))
                     .expectNoEvents();
         }
 

@@ -35,14 +35,18 @@ public class EventLogProjection {
         // its dead versions pile up while any long transaction runs, and every update walks them. The event's global
         // index is looked up by its id: the tracking token's position is the furthest index the stream has seen,
         // which for an event that fills a gap (committed after a later one) is another event's index.
-        Long position = jdbc.queryForObject("INSERT INTO event_log (organisation_id, position, global_index, id, "
+        // A position is a public identifier (followers resume from it), decided once, when the log first saw the
+        // event: a rebuild (which writes into a copy of event_log beside public.event_log) keeps the one given then.
+        Long position = jdbc.queryForObject("WITH g AS (SELECT (SELECT global_index FROM domain_event_entry "
+                        + "WHERE event_identifier = ?) AS gi) "
+                        + "INSERT INTO event_log (organisation_id, position, global_index, id, "
                         + "project_id, resource_type, resource_id, sequence_number, event_type, occurred_at, actor_id) "
-                        + "SELECT ?, coalesce(max(position), 0) + 1, "
-                        + "(SELECT global_index FROM domain_event_entry WHERE event_identifier = ?), "
-                        + "?, ?, ?, ?, ?, ?, ?, ? FROM event_log WHERE organisation_id = ? RETURNING position", Long.class,
-                facts.organisationId(), message.getIdentifier(), message.getIdentifier(), facts.projectId(),
-                facts.resourceType(), facts.resourceId(), message.getSequenceNumber(),
-                EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId(), facts.organisationId());
+                        + "SELECT ?, coalesce((SELECT k.position FROM public.event_log k WHERE k.global_index = g.gi), "
+                        + "(SELECT coalesce(max(position), 0) + 1 FROM event_log WHERE organisation_id = ?)), g.gi, "
+                        + "?, ?, ?, ?, ?, ?, ?, ? FROM g RETURNING position", Long.class,
+                message.getIdentifier(), facts.organisationId(), facts.organisationId(), message.getIdentifier(),
+                facts.projectId(), facts.resourceType(), facts.resourceId(), message.getSequenceNumber(),
+                EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId());
         if (facts.actorId() == null) {
             return; // the system's own work (task progress, ingestion): in the log, not an audit event of a user
         }

@@ -39,6 +39,9 @@ public abstract class QueryTestBase {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         ServiceProperties.of(DB, registry::add);
+        // Small rebuild batches and a close switch point: a rebuild here takes several batches and passes.
+        registry.add("app.rebuild.batch-size", () -> "50");
+        registry.add("app.rebuild.switch-within", () -> "20");
     }
 
     private static final Map<String, AtomicLong> SEQUENCES = new ConcurrentHashMap<>();

@@ -1,0 +1,480 @@
+package ai.convo.query.rebuild;
+
+import ai.convo.http.media.Renderer;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.axonframework.common.ObjectUtils;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.AbstractEventProcessor;
+import org.axonframework.eventhandling.EventHandlerInvoker;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.EventUtils;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.GenericDomainEventEntry;
+import org.axonframework.eventhandling.TrackedDomainEventData;
+import org.axonframework.eventhandling.Segment;
+import org.axonframework.eventhandling.TrackedEventData;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.async.SequencingPolicy;
+import org.axonframework.messaging.ResultMessage;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.upcasting.event.EventUpcaster;
+import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Rebuilds projections from the event log into tables beside the live ones, then switches them in.
+ * <p>
+ * The live processors keep serving and following new events meanwhile. A rebuild never runs ahead of them: in each
+ * pass it applies exactly the events the live processors' tokens cover (read at the start of the pass) and the tokens
+ * it had applied before do not, so the new tables always equal what the live tables held at some moment, event for
+ * event. Passes repeat until little is left; then one transaction blocks the live writers of those tables (readers go
+ * on), applies the rest up to the tokens as they stand, compares digests of live and new tables, and moves the new
+ * tables in place of the old (readers wait for that move only). The live tokens stay: they describe the new tables
+ * exactly. Progress is committed with the rows of each batch, so a rebuild whose replica died resumes where it stood.
+ */
+@Component
+public class Rebuilder {
+
+    /** Thrown between batches when the rebuild must stop (cancelled, or its lease was lost). */
+    static final class Stopped extends RuntimeException {
+        Stopped(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The new tables differ from the live ones and the request asked for identical ones. */
+    static final class NotIdentical extends RuntimeException {
+        final Map<String, Object> digests;
+
+        NotIdentical(Map<String, Object> digests) {
+            super("The rebuilt tables differ from the live ones", null, false, false);
+            this.digests = digests;
+        }
+    }
+
+    /** What a run reports when it has switched. */
+    record Outcome(boolean identical, Map<String, Object> digests, long writePauseMillis, long readPauseMillis) {
+    }
+
+    private static final int SWITCH_ATTEMPTS = 5;
+    private static final Logger log = LoggerFactory.getLogger(Rebuilder.class);
+    private static final String EVENT_COLUMNS = "global_index, type, aggregate_identifier, sequence_number, "
+            + "event_identifier, time_stamp, payload_type, payload_revision, payload, meta_data";
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
+    private final EventProcessingConfiguration processing;
+    private final Serializer serializer;
+    private final EventUpcasterChain upcasters;
+    private final int batchSize;
+    private final long switchWithin;
+
+    public Rebuilder(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
+                     EventProcessingConfiguration processing, @Qualifier("eventSerializer") Serializer serializer,
+                     ObjectProvider<EventUpcaster> upcasters,
+                     @Value("${app.rebuild.batch-size:1000}") int batchSize,
+                     @Value("${app.rebuild.switch-within:500}") long switchWithin) {
+        this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactionManager);
+        this.processing = processing;
+        this.serializer = serializer;
+        this.upcasters = new EventUpcasterChain(upcasters.orderedStream().toList());
+        this.batchSize = batchSize;
+        this.switchWithin = switchWithin;
+    }
+
+    /** A processor taking part: how to find an event's segment and how to apply it. */
+    private record Target(String name, EventHandlerInvoker invoker, SequencingPolicy<? super EventMessage<?>> policy) {
+
+        int hash(EventMessage<?> event) {
+            return Objects.hashCode(ObjectUtils.getOrDefault(policy.getSequenceIdentifierFor(event), event::getIdentifier));
+        }
+    }
+
+    /** The state of a run, as stored in its projection_rebuild row. */
+    private static final class State {
+        final String id;
+        final List<String> projections;
+        final boolean requireIdentical;
+        Map<String, TokenSet> applied = new TreeMap<>();
+        Map<String, TokenSet> target;
+        long scannedTo = -1;
+        long eventsDone;
+        long eventsTotal;
+        int passes;
+
+        State(String id, List<String> projections, boolean requireIdentical) {
+            this.id = id;
+            this.projections = projections;
+            this.requireIdentical = requireIdentical;
+        }
+    }
+
+    /**
+     * Runs (or resumes) the rebuild {@code id} to its end: switched, failed or cancelled. {@code keepGoing} is asked
+     * between batches; {@code runner} must hold the row's claim (every progress update checks it, so a runner that
+     * lost its claim commits nothing more).
+     */
+    public void run(String id, String runner, BooleanSupplier keepGoing) {
+        State state = load(id);
+        if (state.projections.isEmpty() || !state.projections.stream().allMatch(ReadModelTables.PROJECTIONS::containsKey)) {
+            throw new IllegalArgumentException("Unknown projections " + state.projections);
+        }
+        List<String> tables = tables(state.projections, true);
+        List<String> scratch = tables(state.projections, false);
+        String schema = ShadowTables.schemaOf(id);
+        List<Target> targets = targets(state.projections);
+        try {
+            if (jdbc.queryForObject("SELECT status FROM projection_rebuild WHERE id = ?", String.class, id)
+                    .equals("requested")) {
+                transactions.executeWithoutResult(tx -> {
+                    ShadowTables.create(jdbc, schema, Stream.concat(tables.stream(), scratch.stream()).toList());
+                    claimed(jdbc.update("UPDATE projection_rebuild SET status = 'running', started_at = now(), "
+                            + "applied = '{}', target = NULL, scanned_to = -1, events_done = 0 WHERE id = ? "
+                            + "AND runner = ?", id, runner));
+                });
+                state.applied = new TreeMap<>();
+                state.target = null;
+            }
+            Outcome outcome = null;
+            for (int attempt = 1; outcome == null; attempt++) {
+                catchUp(state, targets, schema, runner, keepGoing);
+                try {
+                    outcome = switchOver(state, targets, tables, schema, runner);
+                } catch (PessimisticLockingFailureException busy) {
+                    // The live writers held their tables past the lock timeout, or a deadlock chose the switch:
+                    // nothing of it committed; catch up again from the stored progress and try once more.
+                    if (attempt >= SWITCH_ATTEMPTS) {
+                        throw busy;
+                    }
+                    log.info("Rebuild {}: switch attempt {} gave way to live writers ({})", id, attempt, busy.getMessage());
+                    state = load(id);
+                }
+            }
+            log.info("Rebuild {} of {} switched: identical={}, writes paused {} ms, reads paused {} ms", id,
+                    state.projections, outcome.identical(), outcome.writePauseMillis(), outcome.readPauseMillis());
+        } catch (Stopped stopped) {
+            if (cancelRequested(id)) {
+                ShadowTables.drop(jdbc, schema);
+                jdbc.update("UPDATE projection_rebuild SET status = 'cancelled', finished_at = now(), runner = NULL, "
+                        + "lease_until = NULL WHERE id = ? AND runner = ?", id, runner);
+            }
+        } catch (NotIdentical different) {
+            ShadowTables.drop(jdbc, schema);
+            jdbc.update("UPDATE projection_rebuild SET status = 'failed', digests = ?::jsonb, identical = false, "
+                    + "fail_reason = ?, finished_at = now(), runner = NULL, lease_until = NULL WHERE id = ? AND runner = ?",
+                    Renderer.JSON.writeValueAsString(different.digests), "The rebuilt tables differ from the live ones "
+                            + "(see digests); the live tables were kept.", id, runner);
+        }
+    }
+
+    // ---- passes
+
+    /** Passes until the live processors are at most {@code switchWithin} positions ahead of what is applied. */
+    private void catchUp(State state, List<Target> targets, String schema, String runner, BooleanSupplier keepGoing) {
+        while (true) {
+            stopIf(state.id, keepGoing);
+            if (state.target == null) {
+                Map<String, TokenSet> live = liveTokens(state.projections, false);
+                if (behind(state.applied, live) <= switchWithin) {
+                    return;
+                }
+                state.target = live;
+                state.scannedTo = low(state.applied);
+                state.passes++;
+                state.eventsTotal = state.eventsDone + Math.max(0, high(live) - state.scannedTo);
+                save(state, runner);
+            }
+            apply(state, targets, schema, runner, keepGoing, true);
+            state.applied = state.target;
+            state.target = null;
+            save(state, runner);
+        }
+    }
+
+    /** How many global positions the applied tokens lag behind the live ones, over all projections. */
+    private static long behind(Map<String, TokenSet> applied, Map<String, TokenSet> live) {
+        long behind = 0;
+        for (Map.Entry<String, TokenSet> entry : live.entrySet()) {
+            TokenSet done = applied.getOrDefault(entry.getKey(), TokenSet.NONE);
+            behind = Math.max(behind, entry.getValue().highest() - done.highest());
+        }
+        return live.isEmpty() ? 0 : behind;
+    }
+
+    private static long low(Map<String, TokenSet> applied) {
+        return applied.values().stream().mapToLong(TokenSet::complete).min().orElse(-1);
+    }
+
+    private static long high(Map<String, TokenSet> live) {
+        return live.values().stream().mapToLong(TokenSet::highest).max().orElse(-1);
+    }
+
+    /**
+     * Applies the events {@code state.target} covers and {@code state.applied} does not, from {@code scannedTo} on.
+     * With {@code commitEach}, each batch commits with its progress; otherwise everything runs in the caller's
+     * transaction.
+     */
+    private void apply(State state, List<Target> targets, String schema, String runner, BooleanSupplier keepGoing,
+                       boolean commitEach) {
+        long upTo = high(state.target);
+        while (state.scannedTo < upTo) {
+            if (commitEach) {
+                stopIf(state.id, keepGoing);
+            }
+            List<TrackedEventMessage<?>> events = read(state.scannedTo, upTo);
+            if (events.isEmpty()) {
+                state.scannedTo = upTo;
+                break;
+            }
+            Map<EventMessage<?>, List<Target>> work = new IdentityHashMap<>();
+            List<EventMessage<?>> ordered = new ArrayList<>();
+            for (TrackedEventMessage<?> event : events) {
+                long index = event.trackingToken().position().orElseThrow();
+                for (Target target : targets) {
+                    if (!target.invoker().canHandle(event, Segment.ROOT_SEGMENT)) {
+                        continue;
+                    }
+                    int hash = target.hash(event);
+                    if (state.target.getOrDefault(target.name(), TokenSet.NONE).covers(hash, index)
+                            && !state.applied.getOrDefault(target.name(), TokenSet.NONE).covers(hash, index)) {
+                        work.computeIfAbsent(event, e -> {
+                            ordered.add(e);
+                            return new ArrayList<>();
+                        }).add(target);
+                    }
+                }
+            }
+            long last = events.get(events.size() - 1).trackingToken().position().orElseThrow();
+            Runnable batch = () -> {
+                jdbc.queryForObject("SELECT set_config('search_path', ?, true)", String.class, schema + ", public");
+                handle(ordered, work);
+                jdbc.queryForObject("SELECT set_config('search_path', 'public', true)", String.class);
+            };
+            long done = state.eventsDone + events.size();
+            if (commitEach) {
+                transactions.executeWithoutResult(tx -> {
+                    batch.run();
+                    state.scannedTo = last;
+                    state.eventsDone = done;
+                    save(state, runner);
+                });
+            } else {
+                batch.run();
+                state.scannedTo = last;
+                state.eventsDone = done;
+            }
+        }
+    }
+
+    /** Runs the handlers in one unit of work, as a processor's batch would (handlers may collect and flush at commit). */
+    private static void handle(List<EventMessage<?>> ordered, Map<EventMessage<?>, List<Target>> work) {
+        if (ordered.isEmpty()) {
+            return;
+        }
+        BatchingUnitOfWork<EventMessage<?>> unitOfWork = new BatchingUnitOfWork<>(ordered);
+        ResultMessage<?> result = unitOfWork.executeWithResult(() -> {
+            EventMessage<?> event = (EventMessage<?>) CurrentUnitOfWork.get().getMessage();
+            for (Target target : work.get(event)) {
+                target.invoker().handle(event, Segment.ROOT_SEGMENT);
+            }
+            return null;
+        });
+        if (result.isExceptional()) {
+            Throwable cause = result.exceptionResult();
+            throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
+        }
+    }
+
+    /** The next events after {@code after} up to {@code upTo}, upcast and ready to deserialize, in index order. */
+    private List<TrackedEventMessage<?>> read(long after, long upTo) {
+        List<TrackedEventData<?>> rows = jdbc.query("SELECT " + EVENT_COLUMNS + " FROM domain_event_entry "
+                        + "WHERE global_index > ? AND global_index <= ? ORDER BY global_index LIMIT ?",
+                (rs, i) -> new TrackedDomainEventData<>(
+                        GapAwareTrackingToken.newInstance(rs.getLong("global_index"), Set.of()),
+                        new GenericDomainEventEntry<>(rs.getString("type"), rs.getString("aggregate_identifier"),
+                                rs.getLong("sequence_number"), rs.getString("event_identifier"), rs.getString("time_stamp"),
+                                rs.getString("payload_type"), rs.getString("payload_revision"), rs.getBytes("payload"),
+                                rs.getBytes("meta_data"))),
+                after, upTo, batchSize);
+        return EventUtils.upcastAndDeserializeTrackedEvents(rows.stream(), serializer, upcasters)
+                .<TrackedEventMessage<?>>map(e -> e).toList();
+    }
+
+    // ---- the switch
+
+    private Outcome switchOver(State state, List<Target> targets, List<String> tables, String schema, String runner) {
+        String retired = ShadowTables.retiredOf(state.id);
+        long[] pauses = new long[2];
+        Outcome outcome = transactions.execute(tx -> {
+            jdbc.execute("SET LOCAL lock_timeout = '5s'");
+            // A cancel is either seen here, or arrives after the commit, when there is nothing left to cancel.
+            if (Boolean.TRUE.equals(jdbc.queryForObject("SELECT cancel_requested FROM projection_rebuild WHERE id = ? "
+                    + "FOR UPDATE", Boolean.class, state.id))) {
+                throw new Stopped("Cancelled");
+            }
+            // Writers of these tables wait from here to the commit; readers go on until the move below.
+            jdbc.execute("LOCK TABLE " + String.join(", ", tables.stream().sorted().map(t -> "public." + t).toList())
+                    + " IN EXCLUSIVE MODE");
+            long writesFrom = System.nanoTime();
+            state.target = liveTokens(state.projections, true);
+            state.scannedTo = low(state.applied);
+            apply(state, targets, schema, runner, () -> true, false);
+            state.applied = state.target;
+            state.target = null;
+
+            Map<String, Object> digests = new LinkedHashMap<>();
+            boolean identical = true;
+            for (String table : tables) {
+                TableDigest live = TableDigest.of(jdbc, "public", table);
+                TableDigest rebuilt = TableDigest.of(jdbc, schema, table);
+                identical &= live.equals(rebuilt);
+                digests.put(table, Map.of("live", Map.of("rows", live.rows(), "md5", live.md5()),
+                        "rebuilt", Map.of("rows", rebuilt.rows(), "md5", rebuilt.md5())));
+            }
+            if (state.requireIdentical && !identical) {
+                throw new NotIdentical(digests);
+            }
+            Map<String, String> views = ShadowTables.viewsOver(jdbc, tables);
+            long readsFrom = System.nanoTime();
+            jdbc.execute("CREATE SCHEMA " + retired);
+            for (String table : tables) {
+                jdbc.execute("ALTER TABLE public." + table + " SET SCHEMA " + retired);
+                jdbc.execute("ALTER TABLE " + schema + "." + table + " SET SCHEMA public");
+            }
+            views.forEach((name, definition) -> jdbc.execute("CREATE OR REPLACE VIEW " + name + " AS " + definition));
+            // Cached answers were read from the old tables: a bare notification invalidates them all at the commit.
+            jdbc.queryForObject("SELECT pg_notify('read_model_changes', '')::text", String.class);
+            claimed(jdbc.update("UPDATE projection_rebuild SET status = 'done', finished_at = now(), applied = ?::jsonb, "
+                            + "target = NULL, digests = ?::jsonb, identical = ?, runner = NULL, lease_until = NULL, "
+                            + "events_done = ?, events_total = ?, write_pause_ms = ?, read_pause_ms = ? "
+                            + "WHERE id = ? AND runner = ?", json(state.applied), Renderer.JSON.writeValueAsString(digests),
+                    identical, state.eventsDone, Math.max(state.eventsTotal, state.eventsDone),
+                    (System.nanoTime() - writesFrom) / 1_000_000, (System.nanoTime() - readsFrom) / 1_000_000,
+                    state.id, runner));
+            pauses[0] = (System.nanoTime() - writesFrom) / 1_000_000;
+            pauses[1] = (System.nanoTime() - readsFrom) / 1_000_000;
+            return new Outcome(identical, digests, 0, 0);
+        });
+        // The old tables are unreachable now; dropping them needs no reader to wait.
+        ShadowTables.drop(jdbc, retired);
+        ShadowTables.drop(jdbc, schema);
+        return new Outcome(outcome.identical(), outcome.digests(), pauses[0], pauses[1]);
+    }
+
+    // ---- state
+
+    /** The live processors' tokens, segment by segment; {@code lock}: FOR UPDATE, which stops their commits. */
+    private Map<String, TokenSet> liveTokens(List<String> projections, boolean lock) {
+        Map<String, Map<Integer, TokenSet.Position>> segments = new TreeMap<>();
+        projections.forEach(p -> segments.put(p, new TreeMap<>()));
+        jdbc.query("SELECT processor_name, segment, token FROM token_entry WHERE processor_name = ANY (?) "
+                        + "ORDER BY processor_name, segment" + (lock ? " FOR UPDATE" : ""),
+                rs -> {
+                    segments.get(rs.getString(1)).put(rs.getInt(2), TokenSet.stored(rs.getBytes(3)));
+                }, (Object) projections.toArray(String[]::new));
+        Map<String, TokenSet> sets = new TreeMap<>();
+        segments.forEach((p, s) -> sets.put(p, new TokenSet(s)));
+        return sets;
+    }
+
+    private State load(String id) {
+        return jdbc.queryForObject("SELECT projections, require_identical, applied, target, scanned_to, events_done, "
+                + "events_total, passes FROM projection_rebuild WHERE id = ?", (rs, i) -> {
+                    List<String> projections = List.of((String[]) rs.getArray(1).getArray());
+                    State state = new State(id, projections, rs.getBoolean(2));
+                    state.applied = tokenSets(rs.getString(3));
+                    String target = rs.getString(4);
+                    state.target = target == null ? null : tokenSets(target);
+                    state.scannedTo = rs.getLong(5);
+                    state.eventsDone = rs.getLong(6);
+                    state.eventsTotal = rs.getLong(7);
+                    state.passes = rs.getInt(8);
+                    return state;
+                }, id);
+    }
+
+    private void save(State state, String runner) {
+        claimed(jdbc.update("UPDATE projection_rebuild SET applied = ?::jsonb, target = ?::jsonb, scanned_to = ?, "
+                        + "events_done = ?, events_total = ?, passes = ? WHERE id = ? AND runner = ?",
+                json(state.applied), state.target == null ? null : json(state.target), state.scannedTo,
+                state.eventsDone, Math.max(state.eventsTotal, state.eventsDone), state.passes, state.id, runner));
+    }
+
+    private static void claimed(int updated) {
+        if (updated != 1) {
+            throw new Stopped("This runner no longer holds the rebuild");
+        }
+    }
+
+    private void stopIf(String id, BooleanSupplier keepGoing) {
+        if (!keepGoing.getAsBoolean() || cancelRequested(id)) {
+            throw new Stopped("Stopped");
+        }
+    }
+
+    private boolean cancelRequested(String id) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("SELECT cancel_requested FROM projection_rebuild WHERE id = ?",
+                Boolean.class, id));
+    }
+
+    private static String json(Map<String, TokenSet> sets) {
+        Map<String, Object> json = new TreeMap<>();
+        sets.forEach((p, s) -> json.put(p, s.toJson()));
+        return Renderer.JSON.writeValueAsString(json);
+    }
+
+    private static Map<String, TokenSet> tokenSets(String json) {
+        Map<String, TokenSet> sets = new TreeMap<>();
+        JsonNode node = Renderer.JSON.readTree(json);
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            sets.put(entry.getKey(), TokenSet.fromJson(entry.getValue()));
+        }
+        return sets;
+    }
+
+    private List<Target> targets(List<String> projections) {
+        List<Target> targets = new ArrayList<>();
+        for (String name : projections) {
+            AbstractEventProcessor processor = processing.eventProcessor(name, AbstractEventProcessor.class)
+                    .orElseThrow(() -> new IllegalStateException("No event processor named " + name));
+            targets.add(new Target(name, processor.eventHandlerInvoker(), processing.sequencingPolicy(name)));
+        }
+        return targets;
+    }
+
+    private static List<String> tables(List<String> projections, boolean switched) {
+        List<String> tables = new ArrayList<>();
+        for (String name : projections) {
+            ReadModelTables.Projection projection = ReadModelTables.named(name);
+            tables.addAll(switched ? projection.switched() : projection.scratch());
+        }
+        return tables;
+    }
+
+    static Timestamp now() {
+        return new Timestamp(System.currentTimeMillis());
+    }
+}

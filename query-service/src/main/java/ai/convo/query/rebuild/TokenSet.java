@@ -1,0 +1,108 @@
+package ai.convo.query.rebuild;
+
+import ai.convo.http.media.Renderer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.axonframework.eventhandling.Segment;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What a processor has processed, segment by segment, as its stored tokens say: in segment {@code s}, every event of
+ * that segment up to {@code index} except the {@code gaps}. A rebuild applies exactly the events one token set covers
+ * and another does not, so the rebuilt tables always hold the events the live processor's tokens cover, no more.
+ */
+record TokenSet(Map<Integer, Position> segments) {
+
+    /** One segment's token. */
+    record Position(long index, SortedSet<Long> gaps) {
+
+        static final Position NOTHING = new Position(-1, new TreeSet<>());
+
+        boolean covers(long globalIndex) {
+            return globalIndex <= index && !gaps.contains(globalIndex);
+        }
+
+        /** The highest index below which this position has everything. */
+        long complete() {
+            return gaps.isEmpty() ? index : Math.min(index, gaps.first() - 1);
+        }
+    }
+
+    static final TokenSet NONE = new TokenSet(Map.of());
+
+    TokenSet {
+        segments = Map.copyOf(new TreeMap<>(segments));
+    }
+
+    /** Whether the event, whose sequence hashes to {@code hash}, is covered by the token of its segment. */
+    boolean covers(int hash, long globalIndex) {
+        if (segments.isEmpty()) {
+            return false;
+        }
+        int[] ids = segments.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+        for (Segment segment : Segment.computeSegments(ids)) {
+            if (segment.matches(hash)) {
+                return segments.get(segment.getSegmentId()).covers(globalIndex);
+            }
+        }
+        return false;
+    }
+
+    /** Every event at or below this index is covered (or belongs to no event this set will ever cover). */
+    long complete() {
+        return segments.values().stream().mapToLong(Position::complete).min().orElse(-1);
+    }
+
+    long highest() {
+        return segments.values().stream().mapToLong(Position::index).max().orElse(-1);
+    }
+
+    /** A token as stored in token_entry (JSON {"index":..,"gaps":[..]}, possibly inside a replay token). */
+    static Position stored(byte[] token) {
+        if (token == null) {
+            return Position.NOTHING;
+        }
+        JsonNode node = Renderer.JSON.readTree(token);
+        for (int depth = 0; node != null && depth < 5; depth++) {
+            if (node.has("index")) {
+                TreeSet<Long> gaps = new TreeSet<>();
+                for (JsonNode gap : node.path("gaps")) {
+                    gaps.add(gap.longValue());
+                }
+                return new Position(node.get("index").longValue(), gaps);
+            }
+            node = node.get("currentToken");
+        }
+        return Position.NOTHING;
+    }
+
+    Map<String, Object> toJson() {
+        Map<String, Object> json = new LinkedHashMap<>();
+        segments.forEach((id, p) -> json.put(Integer.toString(id), Map.of("index", p.index(), "gaps", List.copyOf(p.gaps()))));
+        return json;
+    }
+
+    static TokenSet fromJson(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return NONE;
+        }
+        Map<Integer, Position> segments = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            TreeSet<Long> gaps = new TreeSet<>();
+            for (JsonNode gap : entry.getValue().path("gaps")) {
+                gaps.add(gap.longValue());
+            }
+            segments.put(Integer.parseInt(entry.getKey()), new Position(entry.getValue().get("index").longValue(), gaps));
+        }
+        return new TokenSet(segments);
+    }
+
+    static List<Integer> ids(TokenSet set) {
+        return new ArrayList<>(set.segments().keySet());
+    }
+}
