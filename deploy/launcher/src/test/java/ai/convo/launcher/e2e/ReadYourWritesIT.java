@@ -10,7 +10,10 @@ import java.util.Random;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,6 +22,7 @@ import tools.jackson.databind.JsonNode;
  * does: no header, no retry. Every read must reflect the write it follows, also while a query replica is killed and
  * its segments move to the other, and after it comes back.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReadYourWritesIT {
 
     private static final int PAIRS = 1000;
@@ -92,6 +96,7 @@ class ReadYourWritesIT {
     }
 
     @Test
+    @Order(1)
     void everyWriteIsReadBackAtOnceThroughAnyReplicaAlsoWhileOneDies() throws Exception {
         long t = System.nanoTime();
         JsonNode project = write("create project", writer().post("/v2.0/projects",
@@ -258,5 +263,69 @@ class ReadYourWritesIT {
         assertThat(stale).as("stale reads").isEmpty();
         assertThat(serverErrors).as("5xx answers").isEmpty();
         assertThat(pairs).isGreaterThanOrEqualTo(PAIRS);
+    }
+
+    /**
+     * After every feature's journey (the test before, plus a state and call records here), an operator rebuilds every
+     * projection while both query replicas serve reads of fresh writes: the rebuilt tables equal the live ones
+     * (digest of every table), the Task shows the progress, and no read fails or goes stale meanwhile.
+     */
+    @Test
+    @Order(2)
+    void aRebuildOfEveryProjectionIsIdenticalAndTheServiceServesThroughIt() throws Exception {
+        // given: the journeys of the test before, a state with an intent, call records
+        String projectId = id(write("create project", writer().post("/v2.0/projects", Map.of("name", "Rebuilt",
+                "locale", "en-US")), 201));
+        String flowId = id(write("create flow", writer().post("/v2.0/flows", Map.of("projectId", projectId,
+                "name", "Flow")), 201));
+        String intentId = id(write("create intent", writer().post("/v2.0/flows/" + flowId + "/intents",
+                Map.of("name", "greet")), 201));
+        String stateId = id(write("create state", writer().post("/v2.0/flows/" + flowId + "/states",
+                Map.of("name", "start")), 201));
+        write("add intent to state", writer().post("/v2.0/flows/" + flowId + "/states/" + stateId + "/addintent",
+                Map.of("intentId", intentId)), 200);
+        write("call records", writer().post("/management/v2.0/callrecords", Map.of("records", List.of(
+                Map.of("callId", "rebuild-1", "projectId", projectId, "startedAt", 1_700_000_000L,
+                        "endedAt", 1_700_000_090L, "billable", true)))), 200);
+
+        // when: everything is rebuilt, identical required, while writes and reads go on through both replicas
+        Api operator = writer();
+        Api.Answer requested = operator.post("/management/v2.0/projections/rebuild",
+                Map.of("projection", "all", "requireIdentical", true));
+        assertThat(requested.status()).as(requested.raw().body()).isEqualTo(202);
+        String taskId = id(requested.body());
+        assertThat(requested.header("Location")).endsWith("/v2.0/tasks/" + taskId);
+        JsonNode task = null;
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        int round = 0;
+        while (System.nanoTime() < deadline) {
+            long t = System.nanoTime();
+            int n = round++;
+            String tokenId = id(write("token during rebuild", writer().post("/v2.0/projects/" + projectId + "/snippets",
+                    Map.of("label", "during " + n, "type", "custom", "script", "x")), 201));
+            readBack("token during rebuild " + n, "/v2.0/projects/" + projectId + "/snippets/" + tokenId, t, 200,
+                    k -> k.get("label").stringValue().equals("during " + n));
+            task = reader().get("/v2.0/tasks/" + taskId).body();
+            if (task != null && List.of("done", "error", "cancelled").contains(task.get("status").stringValue())) {
+                break;
+            }
+        }
+
+        // then: done and identical, every table's digests equal, nothing failed or went stale on the way
+        assertThat(task).isNotNull();
+        assertThat(task.get("status").stringValue()).as(task.toString()).isEqualTo("done");
+        assertThat(task.get("totalStep").intValue()).isPositive();
+        JsonNode rebuild = operator.get("/management/v2.0/projections/rebuilds/" + taskId).body();
+        assertThat(rebuild.get("identical").booleanValue()).as(rebuild.toString()).isTrue();
+        JsonNode digests = rebuild.get("digests");
+        assertThat(digests.size()).isGreaterThanOrEqualTo(20);
+        digests.properties().forEach(table -> assertThat(table.getValue().get("rebuilt"))
+                .as(table.getKey()).isEqualTo(table.getValue().get("live")));
+        assertThat(digests.get("event_log").get("live").get("rows").longValue()).isGreaterThan(500);
+        assertThat(serverErrors).isEmpty();
+        assertThat(stale).isEmpty();
+        System.out.printf("Rebuild of every projection during %d write/read rounds: %s events, %d passes, writes "
+                        + "paused %s ms, reads paused %s ms%n", round, rebuild.get("eventsDone"), rebuild.get("passes").intValue(),
+                rebuild.get("writePauseMs"), rebuild.get("readPauseMs"));
     }
 }
