@@ -197,7 +197,7 @@ class ProjectCapture {
                 new SnapshotContent.Function(e.referenceId(), e.name(), e.code(), e.disabled()));
         } else if (event instanceof FunctionUpdatedEvent e) {
             c.functions.computeIfPresent(e.functionId(), (id, old) ->
-                new SnapshotContent.Function(old.referenceId(), e.name(), e.code(), e.disabled()));
+                new SnapshotContent.Function(old.referenceId(), e.name(), e.code(), e.isDisabled()));
         } else if (event instanceof FlowCreatedEvent e) {
             Flow flow = new Flow(e.flowId(), e.referenceId());
             flow.name = e.name();

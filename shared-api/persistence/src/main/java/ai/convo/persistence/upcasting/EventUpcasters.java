@@ -7,6 +7,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 
 /**
  * Every upcaster of the contract's events, in both services (imported by PersistenceConfiguration). One bean per
@@ -15,6 +16,13 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 public class EventUpcasters {
+
+    /** FunctionUpdatedEvent 1 (no revision) to 2: disabled became isDisabled. */
+    @Bean
+    @Order(100)
+    public EventUpcaster functionUpdatedEventRevision2() {
+        return new FunctionUpdatedEventRevision2();
+    }
 
     /** The chain of every EventUpcaster bean (a test may add its own), for the event store and for raw readers. */
     @Bean
