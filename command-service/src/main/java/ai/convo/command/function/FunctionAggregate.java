@@ -136,7 +136,7 @@ public class FunctionAggregate {
     @EventSourcingHandler
     void on(FunctionUpdatedEvent event) {
         function = new FunctionRecord(function.id(), event.name(), event.code(), function.referenceId(),
-                event.disabled(), function.createdAt(), event.changedAt(), function.createdBy(), event.changedBy());
+                event.isDisabled(), function.createdAt(), event.changedAt(), function.createdBy(), event.changedBy());
     }
 
     @EventSourcingHandler

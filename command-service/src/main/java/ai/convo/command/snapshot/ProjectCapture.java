@@ -21,6 +21,7 @@ import ai.convo.contract.state.StateDeletedEvent;
 import ai.convo.contract.state.StateUpdatedEvent;
 import ai.convo.contract.token.TokenCreatedEvent;
 import ai.convo.contract.token.TokenUpdatedEvent;
+import ai.convo.persistence.upcasting.StoredEvents;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -28,9 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.axonframework.serialization.Serializer;
-import org.axonframework.serialization.SimpleSerializedObject;
-import org.axonframework.serialization.SimpleSerializedType;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -108,11 +106,17 @@ class ProjectCapture {
             + "UNION ALL SELECT intent_id FROM cmd_intent_lookup WHERE project_id = ?) ORDER BY global_index";
 
     private final JdbcTemplate jdbc;
-    private final Serializer serializer;
+    private final StoredEvents storedEvents;
 
-    ProjectCapture(JdbcTemplate jdbc, org.axonframework.config.Configuration axon) {
+    ProjectCapture(JdbcTemplate jdbc, StoredEvents storedEvents) {
         this.jdbc = jdbc;
-        this.serializer = axon.eventSerializer();
+        this.storedEvents = storedEvents;
+    }
+
+    /** A row's events in today's shape (through the upcaster chain, as the event store reads them). */
+    private List<Object> events(java.sql.ResultSet row) throws java.sql.SQLException {
+        return storedEvents.payloads(StoredEvents.row(null, row.getString(1), row.getLong(2), null, null,
+                row.getString(3), row.getString(4), row.getBytes(5), null));
     }
 
     /** The project's resources; call inside a transaction (REPEATABLE READ for a consistent point). */
@@ -123,9 +127,7 @@ class ProjectCapture {
         streaming.query(EVENTS, row -> {
             String aggregate = row.getString(1);
             captured.lastSequence.put(aggregate, row.getLong(2));
-            Object event = serializer.deserialize(new SimpleSerializedObject<>(row.getBytes(5), byte[].class,
-                    new SimpleSerializedType(row.getString(3), row.getString(4))));
-            fold(captured, event);
+            events(row).forEach(event -> fold(captured, event));
         }, projectId, projectId, projectId, projectId, projectId);
         return captured;
     }
@@ -139,8 +141,7 @@ class ProjectCapture {
         jdbc.query("SELECT aggregate_identifier, sequence_number, payload_type, payload_revision, payload "
                 + "FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number", row -> {
             captured.lastSequence.put(row.getString(1), row.getLong(2));
-            fold(captured, serializer.deserialize(new SimpleSerializedObject<>(row.getBytes(5), byte[].class,
-                    new SimpleSerializedType(row.getString(3), row.getString(4)))));
+            events(row).forEach(event -> fold(captured, event));
         }, projectId);
         jdbc.query("SELECT e.aggregate_identifier, max(e.sequence_number), min(r.kind) FROM domain_event_entry e JOIN ("
                 + "SELECT token_id AS id, 't' AS kind FROM cmd_token_lookup WHERE project_id = ? "
@@ -196,7 +197,7 @@ class ProjectCapture {
                 new SnapshotContent.Function(e.referenceId(), e.name(), e.code(), e.disabled()));
         } else if (event instanceof FunctionUpdatedEvent e) {
             c.functions.computeIfPresent(e.functionId(), (id, old) ->
-                new SnapshotContent.Function(old.referenceId(), e.name(), e.code(), e.disabled()));
+                new SnapshotContent.Function(old.referenceId(), e.name(), e.code(), e.isDisabled()));
         } else if (event instanceof FlowCreatedEvent e) {
             Flow flow = new Flow(e.flowId(), e.referenceId());
             flow.name = e.name();

@@ -226,6 +226,31 @@ class FunctionAggregateTest {
         }
 
         @Test
+        void givenADisabledFunction_whenThePatchDisablesItAgain_thenNothingChangesAndItIsAnsweredDisabled() {
+            // given: FunctionUpdatedEvent revision 2 (isDisabled) is what the aggregate's state comes from
+            fixture.given(functionCreated(), new FunctionUpdatedEvent(FUNCTION, PROJECT, ORG, List.of("isDisabled"),
+                            "Send mail", CODE, true, EDITOR, T1))
+                    // when
+                    .when(update(new FunctionPatch(null, null, true)))
+                    // then
+                    .expectNoEvents()
+                    .expectResultMessagePayload(new FunctionRecord(FUNCTION, "Send mail", CODE, REF, true, T0, T1,
+                            USER, EDITOR));
+        }
+
+        @Test
+        void givenADisabledFunction_whenThePatchEnablesIt_thenIsDisabledChangesBack() {
+            // given
+            fixture.given(functionCreated(), new FunctionUpdatedEvent(FUNCTION, PROJECT, ORG, List.of("isDisabled"),
+                            "Send mail", CODE, true, EDITOR, T1))
+                    // when
+                    .when(update(new FunctionPatch(null, null, false)))
+                    // then
+                    .expectEvents(new FunctionUpdatedEvent(FUNCTION, PROJECT, ORG, List.of("isDisabled"), "Send mail",
+                            CODE, false, EDITOR, T1));
+        }
+
+        @Test
         void givenAFunction_whenTheCodeBecomesTooLong_thenInvalidNamingTheLimitAndTheLength() {
             // given
             fixture.given(functionCreated())

@@ -1,5 +1,6 @@
 package ai.convo.query.eventlog;
 
+import ai.convo.persistence.upcasting.StoredEvents;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -7,18 +8,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.stream.Stream;
 import javax.sql.DataSource;
-import org.axonframework.eventhandling.GenericDomainEventEntry;
-import org.axonframework.serialization.Serializer;
-import org.axonframework.serialization.upcasting.event.EventUpcaster;
-import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
-import org.axonframework.serialization.upcasting.event.InitialEventRepresentation;
 import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
@@ -44,17 +36,13 @@ public class EventLogReader {
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
 
     private final DataSource dataSource;
-    private final EventUpcasterChain upcasters;
+    private final StoredEvents storedEvents;
     private final boolean upcasting;
-    private final Serializer serializer;
 
-    public EventLogReader(DataSource dataSource, ObjectProvider<EventUpcaster> upcasters,
-                          @Qualifier("eventSerializer") Serializer serializer) {
+    public EventLogReader(DataSource dataSource, StoredEvents storedEvents) {
         this.dataSource = dataSource;
-        List<EventUpcaster> all = upcasters.orderedStream().toList();
-        this.upcasters = new EventUpcasterChain(all);
-        this.upcasting = !all.isEmpty();
-        this.serializer = serializer;
+        this.storedEvents = storedEvents;
+        this.upcasting = storedEvents.upcasting();
     }
 
     /**
@@ -217,15 +205,12 @@ public class EventLogReader {
             return position;
         }
 
+        /** The event in its current shape (the first, should an upcaster split it), or null if one dropped it. */
         private IntermediateEventRepresentation upcast(String type, String revision, byte[] payload) throws SQLException {
-            GenericDomainEventEntry<byte[]> entry = new GenericDomainEventEntry<>(rows.getString("aggregate_type"),
-                    rows.getString("aggregate_identifier"), rows.getLong(5), rows.getString(2), rows.getString(8),
-                    type, revision, payload, rows.getBytes("meta_data"));
-            try (Stream<IntermediateEventRepresentation> upcast = upcasters.upcast(
-                    Stream.of(new InitialEventRepresentation(entry, serializer)))) {
-                Iterator<IntermediateEventRepresentation> it = upcast.iterator();
-                return it.hasNext() ? it.next() : null;
-            }
+            List<IntermediateEventRepresentation> upcast = storedEvents.current(StoredEvents.row(
+                    rows.getString("aggregate_type"), rows.getString("aggregate_identifier"), rows.getLong(5),
+                    rows.getString(2), rows.getString(8), type, revision, payload, rows.getBytes("meta_data")));
+            return upcast.isEmpty() ? null : upcast.get(0);
         }
 
         @Override

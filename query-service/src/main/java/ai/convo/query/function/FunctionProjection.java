@@ -51,7 +51,7 @@ public class FunctionProjection {
     @EventHandler
     public void on(FunctionUpdatedEvent event) {
         jdbc.update("UPDATE function_view SET name = ?, code = ?, is_disabled = ?, last_changed = ?, last_changed_by = ? "
-                        + "WHERE id = ?", event.name(), event.code(), event.disabled(), event.changedAt(),
+                        + "WHERE id = ?", event.name(), event.code(), event.isDisabled(), event.changedAt(),
                 event.changedBy(), event.functionId());
     }
 

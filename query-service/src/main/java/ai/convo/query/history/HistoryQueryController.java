@@ -4,6 +4,8 @@ import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.security.ApiPrincipal;
+import ai.convo.persistence.upcasting.StoredEvents;
+import ai.convo.query.eventlog.EventFacts;
 import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.ReadModel;
 import ai.convo.query.web.Reads;
@@ -15,7 +17,9 @@ import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
 import org.springframework.http.ResponseEntity;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -46,10 +50,12 @@ public class HistoryQueryController {
 
     private final Reads reads;
     private final DatabaseClient db;
+    private final StoredEvents storedEvents;
 
-    public HistoryQueryController(Reads reads, @ReadModel DatabaseClient db) {
+    public HistoryQueryController(Reads reads, @ReadModel DatabaseClient db, StoredEvents storedEvents) {
         this.reads = reads;
         this.db = db;
+        this.storedEvents = storedEvents;
     }
 
     /**
@@ -127,7 +133,7 @@ public class HistoryQueryController {
         Scope scope = new Scope(where.toString(), binds, "history|" + org + "|" + resourceType + "|" + id);
         String path = parents.isEmpty() ? "" : " under " + parents;
         return reads.page(exchange, media, LIST, request, scope, exists(where.toString(), binds),
-                what + " " + id + path, HistoryQueryController::wire);
+                what + " " + id + path, this::wire);
     }
 
     private Mono<Boolean> exists(String where, Map<String, Object> binds) {
@@ -138,7 +144,7 @@ public class HistoryQueryController {
         return spec.map(row -> true).one().defaultIfEmpty(false);
     }
 
-    static Map<String, Object> wire(Readable row) {
+    Map<String, Object> wire(Readable row) {
         Map<String, Object> wire = new LinkedHashMap<>();
         wire.put("_id", row.get("id", String.class));
         wire.put("position", row.get("position", Long.class));
@@ -146,7 +152,29 @@ public class HistoryQueryController {
         wire.put("timestamp", Instant.ofEpochMilli(row.get("occurred_at", Long.class)).toString());
         wire.put("user", row.get("actor_email", String.class));
         wire.put("userReference", row.get("actor_id", String.class));
-        wire.put("payload", JSON.readValue(row.get("payload", Json.class).asString(), Map.class));
+        wire.put("payload", payload(row));
         return wire;
+    }
+
+    /**
+     * The payload in its current shape: the stored one (secrets already removed by the view) through the upcaster
+     * chain, as the event log and the processors read it. The view's SQL filters on parent ids read the stored shape:
+     * a parent id field is never renamed (see the README, "How to change an event").
+     */
+    private Map<?, ?> payload(Readable row) {
+        byte[] payload = row.get("payload", Json.class).asArray();
+        if (storedEvents.upcasting()) {
+            List<IntermediateEventRepresentation> current = storedEvents.current(StoredEvents.row(
+                    row.get("aggregate_type", String.class), row.get("aggregate_identifier", String.class),
+                    row.get("sequence_number", Long.class), row.get("id", String.class),
+                    row.get("time_stamp", String.class), row.get("payload_type", String.class),
+                    row.get("payload_revision", String.class), payload, row.get("meta_data", byte[].class)));
+            if (!current.isEmpty()) {
+                payload = current.get(0).getData(byte[].class).getData();
+            }
+        }
+        Map<?, ?> fields = JSON.readValue(payload, Map.class);
+        EventFacts.SECRET_FIELDS.forEach(fields::remove);
+        return fields;
     }
 }

@@ -31,7 +31,6 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * exactly as the command service would, and read with X-Event-Position so they see their own writes.
  */
 @SpringBootTest(classes = QueryServiceApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@org.springframework.context.annotation.Import(OldShapes.class)
 public abstract class QueryTestBase {
 
     static final TestDatabase.Settings DB = TestDatabase.newDatabase();

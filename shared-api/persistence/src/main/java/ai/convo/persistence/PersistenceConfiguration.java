@@ -1,5 +1,7 @@
 package ai.convo.persistence;
 
+import ai.convo.persistence.upcasting.EventUpcasters;
+import ai.convo.persistence.upcasting.StoredEvents;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.r2dbc.pool.ConnectionPool;
@@ -21,13 +23,10 @@ import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.serialization.Serializer;
-import org.axonframework.serialization.upcasting.event.EventUpcaster;
-import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.flywaydb.core.Flyway;
 import reactor.netty.resources.LoopResources;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
@@ -44,8 +43,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * DataSource, and without one Axon silently has no event store.
  */
 @Configuration(proxyBeanMethods = false)
-@Import({DatabaseSettings.class, AxonSerializers.class, R2dbcIdentityStore.class, RefusedRequests.class,
-        EventPositions.class})
+@Import({DatabaseSettings.class, AxonSerializers.class, EventUpcasters.class, R2dbcIdentityStore.class,
+        RefusedRequests.class, EventPositions.class})
 public class PersistenceConfiguration {
 
     /** The pool is handed out only after Flyway ran, so nothing (Axon included) sees an old schema. */
@@ -175,18 +174,21 @@ public class PersistenceConfiguration {
         return new SpringDataSourceConnectionProvider(dataSource);
     }
 
-    /** Declared here: Axon's JDBC auto-configuration does not see a DataSource the application declares itself. */
+    /**
+     * Declared here: Axon's JDBC auto-configuration does not see a DataSource the application declares itself. Its
+     * upcaster chain is the one every raw reader of the store uses too ({@link StoredEvents}).
+     */
     @Bean
     public EventStorageEngine eventStorageEngine(@Qualifier("serializer") Serializer serializer,
                                                  @Qualifier("eventSerializer") Serializer eventSerializer,
                                                  ConnectionProvider connectionProvider,
                                                  TransactionManager axonTransactionManager,
                                                  EventSchema eventSchema,
-                                                 ObjectProvider<EventUpcaster> upcasters) {
+                                                 StoredEvents storedEvents) {
         return JdbcEventStorageEngine.builder()
                 .snapshotSerializer(serializer)
                 .eventSerializer(eventSerializer)
-                .upcasterChain(new EventUpcasterChain(upcasters.orderedStream().toList()))
+                .upcasterChain(storedEvents.chain())
                 .persistenceExceptionResolver(new UniqueViolations())
                 .connectionProvider(connectionProvider)
                 .transactionManager(axonTransactionManager)
