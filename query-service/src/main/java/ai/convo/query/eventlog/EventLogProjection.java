@@ -4,7 +4,7 @@ import java.util.Map;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,9 +21,9 @@ public class EventLogProjection {
     public static final String GROUP = "eventlog";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public EventLogProjection(JdbcTemplate jdbc) {
+    public EventLogProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -37,18 +37,19 @@ public class EventLogProjection {
         // which for an event that fills a gap (committed after a later one) is another event's index.
         // A position is a public identifier (followers resume from it), decided once, when the log first saw the
         // event: a rebuild (which writes into a copy of event_log beside public.event_log) keeps the one given then.
-        Long position = jdbc.queryForObject("WITH g AS (SELECT (SELECT global_index FROM domain_event_entry "
-                        + "WHERE event_identifier = ?) AS gi) "
-                        + "INSERT INTO event_log (organisation_id, position, global_index, id, "
-                        + "project_id, resource_type, resource_id, sequence_number, event_type, occurred_at, actor_id) "
-                        + "SELECT ?, coalesce((SELECT k.position FROM public.event_log k WHERE k.global_index = g.gi), "
-                        + "(SELECT coalesce(max(position), 0) + 1 FROM event_log WHERE organisation_id = ?)), g.gi, "
-                        + "?, ?, ?, ?, ?, ?, ?, ? FROM g RETURNING position", Long.class,
-                message.getIdentifier(), facts.organisationId(), facts.organisationId(), message.getIdentifier(),
+        String insert = "INSERT INTO event_log (organisation_id, position, global_index, id, "
+                + "project_id, resource_type, resource_id, sequence_number, event_type, occurred_at, actor_id) "
+                + "SELECT ?, coalesce((SELECT k.position FROM public.event_log k WHERE k.global_index = g.gi), "
+                + "(SELECT coalesce(max(position), 0) + 1 FROM event_log WHERE organisation_id = ?)), g.gi, "
+                + "?, ?, ?, ?, ?, ?, ?, ? FROM g";
+        String event = "WITH g AS (SELECT (SELECT global_index FROM domain_event_entry WHERE event_identifier = ?) AS gi)";
+        Object[] log = {message.getIdentifier(), facts.organisationId(), facts.organisationId(), message.getIdentifier(),
                 facts.projectId(), facts.resourceType(), facts.resourceId(), message.getSequenceNumber(),
-                EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId());
+                EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId()};
         if (facts.actorId() == null) {
-            return; // the system's own work (task progress, ingestion): in the log, not an audit event of a user
+            // the system's own work (task progress, ingestion): in the log, not an audit event of a user
+            jdbc.write(event + " " + insert, log);
+            return;
         }
         // The trace id is the request's command, also on what event handlers did because of it (an intent's children
         // promoted when it is deleted), so a request is one audit event; the correlation id names only the parent.
@@ -58,11 +59,22 @@ public class EventLogProjection {
         Map<String, Object> fields = JSON.convertValue(payload, Map.class);
         String payloadJson = JSON.writeValueAsString(EventFacts.auditPayload(fields));
         String chain = JSON.writeValueAsString(facts.chain());
-        // A later event of the same request adds what it changed (to the payload when it is the same resource, else
-        // as alsoChanged); one with a named action (a snapshot request after its task's creation) names the event.
-        jdbc.update("INSERT INTO audit_event (id, organisation_id, correlation_id, position, type, action_type, user_id, "
-                        + "project_id, resource_type, resource_id, chain, payload, occurred_at) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?) "
+        // One statement with the log row, whose position makes the audit id: 24 lowercase hex, the second it happened,
+        // then the organisation's log position of the command's first event (unique within the organisation, in the
+        // order of the log, the same again after a rebuild). One statement, so the writes of a batch of
+        // events go in one round trip. A later event of the same request adds what it changed (to the payload when it
+        // is the same resource, else as alsoChanged); one with a named action (a snapshot request after its task's
+        // creation) names the event.
+        Object[] audit = {occurredAt / 1000, facts.organisationId(), correlationId, facts.auditType(),
+                facts.actionType(), facts.actorId(), facts.projectId(), facts.resourceType(), facts.resourceId(), chain,
+                payloadJson, occurredAt, EventFacts.typeName(payload.getClass())};
+        Object[] args = new Object[log.length + audit.length];
+        System.arraycopy(log, 0, args, 0, log.length);
+        System.arraycopy(audit, 0, args, log.length, audit.length);
+        jdbc.write(event + ", l AS (" + insert + " RETURNING position) INSERT INTO audit_event (id, organisation_id, correlation_id, position, type, action_type, "
+                        + "user_id, project_id, resource_type, resource_id, chain, payload, occurred_at) "
+                        + "SELECT lpad(to_hex(?::bigint), 8, '0') || lpad(to_hex(l.position), 16, '0'), ?, ?, l.position, "
+                        + "?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ? FROM l "
                         + "ON CONFLICT (organisation_id, correlation_id) DO UPDATE SET "
                         + "payload = CASE WHEN audit_event.resource_id = EXCLUDED.resource_id "
                         + "  THEN audit_event.payload || EXCLUDED.payload "
@@ -78,19 +90,6 @@ public class EventLogProjection {
                         + "  THEN EXCLUDED.resource_type ELSE audit_event.resource_type END, "
                         + "resource_id = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
                         + "  THEN EXCLUDED.resource_id ELSE audit_event.resource_id END, "
-                        + "action_type = coalesce(audit_event.action_type, EXCLUDED.action_type)",
-                auditId(position, occurredAt), facts.organisationId(), correlationId,
-                position, facts.auditType(), facts.actionType(), facts.actorId(), facts.projectId(),
-                facts.resourceType(), facts.resourceId(), chain, payloadJson, occurredAt,
-                EventFacts.typeName(payload.getClass()));
-    }
-
-    /**
-     * 24 lowercase hex like every id here: the second it happened, then the organisation's log position of the
-     * command's first event. Unique within the organisation, in the order of the log, and the same again when the
-     * trail is rebuilt from the log.
-     */
-    static String auditId(long position, long occurredAtMillis) {
-        return String.format("%08x%016x", occurredAtMillis / 1000, position);
+                        + "action_type = coalesce(audit_event.action_type, EXCLUDED.action_type)", args);
     }
 }

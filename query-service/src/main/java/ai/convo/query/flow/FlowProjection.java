@@ -6,7 +6,7 @@ import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /** The flow read model; plain code that a test can feed events. */
@@ -16,15 +16,15 @@ public class FlowProjection {
 
     public static final String GROUP = "flows";
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public FlowProjection(JdbcTemplate jdbc) {
+    public FlowProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     @EventHandler
     public void on(FlowCreatedEvent event) {
-        jdbc.update("INSERT INTO flow_view (id, project_id, organisation_id, reference_id, name, description, "
+        jdbc.write("INSERT INTO flow_view (id, project_id, organisation_id, reference_id, name, description, "
                         + "created_at, last_changed, created_by, last_changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                         + "ON CONFLICT (id) DO NOTHING",
                 event.flowId(), event.projectId(), event.organisationId(), event.referenceId(), event.name(),
@@ -34,18 +34,18 @@ public class FlowProjection {
 
     @EventHandler
     public void on(FlowUpdatedEvent event) {
-        jdbc.update("UPDATE flow_view SET name = ?, description = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
+        jdbc.write("UPDATE flow_view SET name = ?, description = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
                 event.name(), event.description() == null ? "" : event.description(), event.changedAt(),
                 event.changedBy(), event.flowId());
     }
 
     @EventHandler
     public void on(FlowDeletedEvent event) {
-        jdbc.update("DELETE FROM flow_view WHERE id = ?", event.flowId());
+        jdbc.write("DELETE FROM flow_view WHERE id = ?", event.flowId());
     }
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
-        jdbc.update("DELETE FROM flow_view WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM flow_view WHERE project_id = ?", event.projectId());
     }
 }

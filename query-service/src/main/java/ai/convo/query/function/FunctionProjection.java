@@ -7,7 +7,7 @@ import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -20,16 +20,16 @@ public class FunctionProjection {
 
     public static final String GROUP = "functions";
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public FunctionProjection(JdbcTemplate jdbc) {
+    public FunctionProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     /** Marks the project live, so that its functions can be projected. */
     @EventHandler
     public void on(ProjectCreatedEvent event) {
-        jdbc.update("INSERT INTO function_project (project_id) VALUES (?) ON CONFLICT (project_id) DO NOTHING",
+        jdbc.write("INSERT INTO function_project (project_id) VALUES (?) ON CONFLICT (project_id) DO NOTHING",
                 event.projectId());
     }
 
@@ -39,7 +39,7 @@ public class FunctionProjection {
      */
     @EventHandler
     public void on(FunctionCreatedEvent event) {
-        jdbc.update("INSERT INTO function_view (id, project_id, organisation_id, reference_id, name, code, is_disabled, "
+        jdbc.write("INSERT INTO function_view (id, project_id, organisation_id, reference_id, name, code, is_disabled, "
                         + "created_at, last_changed, created_by, last_changed_by) "
                         + "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
                         + "WHERE EXISTS (SELECT 1 FROM function_project WHERE project_id = ?) "
@@ -50,19 +50,19 @@ public class FunctionProjection {
 
     @EventHandler
     public void on(FunctionUpdatedEvent event) {
-        jdbc.update("UPDATE function_view SET name = ?, code = ?, is_disabled = ?, last_changed = ?, last_changed_by = ? "
+        jdbc.write("UPDATE function_view SET name = ?, code = ?, is_disabled = ?, last_changed = ?, last_changed_by = ? "
                         + "WHERE id = ?", event.name(), event.code(), event.isDisabled(), event.changedAt(),
                 event.changedBy(), event.functionId());
     }
 
     @EventHandler
     public void on(FunctionDeletedEvent event) {
-        jdbc.update("DELETE FROM function_view WHERE id = ?", event.functionId());
+        jdbc.write("DELETE FROM function_view WHERE id = ?", event.functionId());
     }
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
-        jdbc.update("DELETE FROM function_view WHERE project_id = ?", event.projectId());
-        jdbc.update("DELETE FROM function_project WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM function_view WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM function_project WHERE project_id = ?", event.projectId());
     }
 }

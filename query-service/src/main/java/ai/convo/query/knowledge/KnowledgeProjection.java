@@ -13,7 +13,7 @@ import ai.convo.contract.project.ProjectDeletedEvent;
 import ai.convo.http.media.Renderer;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -26,22 +26,22 @@ public class KnowledgeProjection {
 
     public static final String GROUP = "knowledge";
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public KnowledgeProjection(JdbcTemplate jdbc) {
+    public KnowledgeProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     @EventHandler
     public void on(ProjectCreatedEvent event) {
-        jdbc.update("INSERT INTO knowledge_project (project_id) VALUES (?) ON CONFLICT (project_id) DO NOTHING",
+        jdbc.write("INSERT INTO knowledge_project (project_id) VALUES (?) ON CONFLICT (project_id) DO NOTHING",
                 event.projectId());
     }
 
     /** Only into a live project: a store created while its project was being deleted must not reappear. */
     @EventHandler
     public void on(KnowledgeStoreCreatedEvent event) {
-        jdbc.update("INSERT INTO knowledge_store_view (id, project_id, organisation_id, reference_id, name, description, "
+        jdbc.write("INSERT INTO knowledge_store_view (id, project_id, organisation_id, reference_id, name, description, "
                         + "language, created_at, last_changed, created_by, last_changed_by) "
                         + "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
                         + "WHERE EXISTS (SELECT 1 FROM knowledge_project WHERE project_id = ?) "
@@ -52,14 +52,14 @@ public class KnowledgeProjection {
 
     @EventHandler
     public void on(KnowledgeStoreDeletedEvent event) {
-        jdbc.update("DELETE FROM knowledge_source_view WHERE store_id = ?", event.storeId());
-        jdbc.update("DELETE FROM knowledge_store_view WHERE id = ?", event.storeId());
+        jdbc.write("DELETE FROM knowledge_source_view WHERE store_id = ?", event.storeId());
+        jdbc.write("DELETE FROM knowledge_store_view WHERE id = ?", event.storeId());
     }
 
     /** Only into a live store, for the same reason as a store's creation. */
     @EventHandler
     public void on(KnowledgeSourceCreatedEvent event) {
-        jdbc.update("INSERT INTO knowledge_source_view (id, store_id, project_id, organisation_id, reference_id, name, "
+        jdbc.write("INSERT INTO knowledge_source_view (id, store_id, project_id, organisation_id, reference_id, name, "
                         + "description, source_type, status, chunk_count, tags, data, created_at, last_changed, "
                         + "created_by, last_changed_by) "
                         + "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
@@ -72,7 +72,7 @@ public class KnowledgeProjection {
 
     @EventHandler
     public void on(KnowledgeSourceUpdatedEvent event) {
-        jdbc.update("UPDATE knowledge_source_view SET name = ?, description = ?, status = ?, chunk_count = ?, tags = ?, "
+        jdbc.write("UPDATE knowledge_source_view SET name = ?, description = ?, status = ?, chunk_count = ?, tags = ?, "
                         + "data = ?, last_changed = ?, last_changed_by = ? WHERE id = ?", event.name(), event.description(),
                 event.status(), event.chunkCount(), json(event.tags()), json(event.data()), event.changedAt(),
                 event.changedBy(), event.sourceId());
@@ -80,26 +80,26 @@ public class KnowledgeProjection {
 
     @EventHandler
     public void on(KnowledgeSourceIngestedEvent event) {
-        jdbc.update("UPDATE knowledge_source_view SET status = ?, chunk_count = ?, last_changed = ? WHERE id = ?",
+        jdbc.write("UPDATE knowledge_source_view SET status = ?, chunk_count = ?, last_changed = ? WHERE id = ?",
                 SourceStatus.READY.code(), event.chunkCount(), event.at(), event.sourceId());
     }
 
     @EventHandler
     public void on(KnowledgeSourceIngestionFailedEvent event) {
-        jdbc.update("UPDATE knowledge_source_view SET status = ?, chunk_count = 0, last_changed = ? WHERE id = ?",
+        jdbc.write("UPDATE knowledge_source_view SET status = ?, chunk_count = 0, last_changed = ? WHERE id = ?",
                 SourceStatus.FAILURE.code(), event.at(), event.sourceId());
     }
 
     @EventHandler
     public void on(KnowledgeSourceDeletedEvent event) {
-        jdbc.update("DELETE FROM knowledge_source_view WHERE id = ?", event.sourceId());
+        jdbc.write("DELETE FROM knowledge_source_view WHERE id = ?", event.sourceId());
     }
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
-        jdbc.update("DELETE FROM knowledge_source_view WHERE project_id = ?", event.projectId());
-        jdbc.update("DELETE FROM knowledge_store_view WHERE project_id = ?", event.projectId());
-        jdbc.update("DELETE FROM knowledge_project WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM knowledge_source_view WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM knowledge_store_view WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM knowledge_project WHERE project_id = ?", event.projectId());
     }
 
     private static String json(Object value) {

@@ -7,7 +7,7 @@ import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /** The locale read model; plain code that a test can feed events. */
@@ -15,15 +15,15 @@ import org.springframework.stereotype.Component;
 @ProcessingGroup("locales")
 public class LocaleProjection {
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public LocaleProjection(JdbcTemplate jdbc) {
+    public LocaleProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     @EventHandler
     public void on(LocaleCreatedEvent event) {
-        jdbc.update("INSERT INTO locale_view (id, project_id, organisation_id, reference_id, name, nlu_language, "
+        jdbc.write("INSERT INTO locale_view (id, project_id, organisation_id, reference_id, name, nlu_language, "
                         + "is_primary, fallback_locale_reference, created_at, last_changed, created_by, last_changed_by) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.localeId(), event.projectId(), event.organisationId(), event.referenceId(), event.name(),
@@ -33,7 +33,7 @@ public class LocaleProjection {
 
     @EventHandler
     public void on(LocaleUpdatedEvent event) {
-        jdbc.update("UPDATE locale_view SET name = ?, nlu_language = ?, is_primary = ?, fallback_locale_reference = ?, "
+        jdbc.write("UPDATE locale_view SET name = ?, nlu_language = ?, is_primary = ?, fallback_locale_reference = ?, "
                         + "last_changed = ?, last_changed_by = ? WHERE id = ?", event.name(), event.nluLanguage(),
                 event.primary(), event.fallbackLocaleReference(), event.changedAt(), event.changedBy(), event.localeId());
     }
@@ -41,18 +41,18 @@ public class LocaleProjection {
     @EventHandler
     public void on(PrimaryLocaleChangedEvent event) {
         if (event.previousPrimaryLocaleId() != null && !event.previousPrimaryLocaleId().equals(event.primaryLocaleId())) {
-            jdbc.update("UPDATE locale_view SET is_primary = false, last_changed = ?, last_changed_by = ? WHERE id = ?",
+            jdbc.write("UPDATE locale_view SET is_primary = false, last_changed = ?, last_changed_by = ? WHERE id = ?",
                     event.changedAt(), event.changedBy(), event.previousPrimaryLocaleId());
         }
     }
 
     @EventHandler
     public void on(LocaleDeletedEvent event) {
-        jdbc.update("DELETE FROM locale_view WHERE id = ?", event.localeId());
+        jdbc.write("DELETE FROM locale_view WHERE id = ?", event.localeId());
     }
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
-        jdbc.update("DELETE FROM locale_view WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM locale_view WHERE project_id = ?", event.projectId());
     }
 }

@@ -6,7 +6,7 @@ import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,15 +17,15 @@ import org.springframework.stereotype.Component;
 @ProcessingGroup("projects")
 public class ProjectProjection {
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public ProjectProjection(JdbcTemplate jdbc) {
+    public ProjectProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     @EventHandler
     public void on(ProjectCreatedEvent event) {
-        jdbc.update("INSERT INTO project_view (id, organisation_id, name, color, primary_locale_reference, created_at, "
+        jdbc.write("INSERT INTO project_view (id, organisation_id, name, color, primary_locale_reference, created_at, "
                         + "last_changed, created_by, last_changed_by) VALUES (?, ?, ?, ?, '', ?, ?, ?, ?) "
                         + "ON CONFLICT (id) DO NOTHING", event.projectId(), event.organisationId(), event.name(),
                 event.color(), event.createdAt(), event.createdAt(), event.createdBy(), event.createdBy());
@@ -35,19 +35,19 @@ public class ProjectProjection {
     @EventHandler
     public void on(LocaleCreatedEvent event) {
         if (event.primary()) {
-            jdbc.update("UPDATE project_view SET primary_locale_reference = ? WHERE id = ? AND primary_locale_reference = ''",
+            jdbc.write("UPDATE project_view SET primary_locale_reference = ? WHERE id = ? AND primary_locale_reference = ''",
                     event.localeId(), event.projectId());
         }
     }
 
     @EventHandler
     public void on(PrimaryLocaleChangedEvent event) {
-        jdbc.update("UPDATE project_view SET primary_locale_reference = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
+        jdbc.write("UPDATE project_view SET primary_locale_reference = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
                 event.primaryLocaleId(), event.changedAt(), event.changedBy(), event.projectId());
     }
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
-        jdbc.update("DELETE FROM project_view WHERE id = ?", event.projectId());
+        jdbc.write("DELETE FROM project_view WHERE id = ?", event.projectId());
     }
 }

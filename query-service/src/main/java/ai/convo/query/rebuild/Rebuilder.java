@@ -1,6 +1,7 @@
 package ai.convo.query.rebuild;
 
 import ai.convo.http.media.Renderer;
+import ai.convo.persistence.upcasting.StoredEvents;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -29,12 +30,9 @@ import org.axonframework.messaging.ResultMessage;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.serialization.Serializer;
-import org.axonframework.serialization.upcasting.event.EventUpcaster;
 import org.axonframework.serialization.upcasting.event.EventUpcasterChain;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -92,15 +90,15 @@ public class Rebuilder {
     private final long switchWithin;
 
     public Rebuilder(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
-                     EventProcessingConfiguration processing, @Qualifier("eventSerializer") Serializer serializer,
-                     ObjectProvider<EventUpcaster> upcasters,
+                     EventProcessingConfiguration processing, StoredEvents stored,
                      @Value("${app.rebuild.batch-size:1000}") int batchSize,
                      @Value("${app.rebuild.switch-within:500}") long switchWithin) {
         this.jdbc = jdbc;
         this.transactions = new TransactionTemplate(transactionManager);
         this.processing = processing;
-        this.serializer = serializer;
-        this.upcasters = new EventUpcasterChain(upcasters.orderedStream().toList());
+        // The one upcaster chain every reader of the store uses: the rebuild sees each event in its current shape.
+        this.serializer = stored.serializer();
+        this.upcasters = stored.chain();
         this.batchSize = batchSize;
         this.switchWithin = switchWithin;
     }

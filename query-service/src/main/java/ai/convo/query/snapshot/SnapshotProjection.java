@@ -4,7 +4,7 @@ import ai.convo.contract.snapshot.SnapshotCreatedEvent;
 import ai.convo.contract.snapshot.SnapshotDeletedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,15 +18,15 @@ public class SnapshotProjection {
 
     public static final String GROUP = "snapshots";
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public SnapshotProjection(JdbcTemplate jdbc) {
+    public SnapshotProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     @EventHandler
     public void on(SnapshotCreatedEvent event) {
-        jdbc.update("INSERT INTO snapshot_view (id, project_id, organisation_id, name, description, hash, created_at, "
+        jdbc.write("INSERT INTO snapshot_view (id, project_id, organisation_id, name, description, hash, created_at, "
                         + "created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING", event.snapshotId(),
                 event.projectId(), event.organisationId(), event.name(), event.description(), event.hash(),
                 event.createdAt(), event.createdBy());
@@ -34,6 +34,6 @@ public class SnapshotProjection {
 
     @EventHandler
     public void on(SnapshotDeletedEvent event) {
-        jdbc.update("DELETE FROM snapshot_view WHERE id = ?", event.snapshotId());
+        jdbc.write("DELETE FROM snapshot_view WHERE id = ?", event.snapshotId());
     }
 }

@@ -10,7 +10,7 @@ import ai.convo.contract.state.StateUpdatedEvent;
 import java.util.List;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,9 +23,9 @@ public class StateProjection {
 
     public static final String GROUP = "states";
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public StateProjection(JdbcTemplate jdbc) {
+    public StateProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -35,7 +35,7 @@ public class StateProjection {
 
     @EventHandler
     public void on(StateCreatedEvent event) {
-        jdbc.update("INSERT INTO state_view (id, flow_id, project_id, organisation_id, reference_id, name, type, "
+        jdbc.write("INSERT INTO state_view (id, flow_id, project_id, organisation_id, reference_id, name, type, "
                         + "is_default, intent_ids, created_at, last_changed, created_by, last_changed_by) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.stateId(), event.flowId(), event.projectId(), event.organisationId(), event.referenceId(),
@@ -45,7 +45,7 @@ public class StateProjection {
 
     @EventHandler
     public void on(StateUpdatedEvent event) {
-        jdbc.update("UPDATE state_view SET name = ?, type = ?, is_default = ?, intent_ids = ?, last_changed = ?, "
+        jdbc.write("UPDATE state_view SET name = ?, type = ?, is_default = ?, intent_ids = ?, last_changed = ?, "
                         + "last_changed_by = ? WHERE id = ?", event.name(), event.type(), event.isDefault(),
                 array(event.intentIds()), event.changedAt(), event.changedBy(), event.stateId());
     }
@@ -53,29 +53,29 @@ public class StateProjection {
     @EventHandler
     public void on(DefaultStateChangedEvent event) {
         if (event.previousDefaultStateId() != null && !event.previousDefaultStateId().equals(event.defaultStateId())) {
-            jdbc.update("UPDATE state_view SET is_default = false, last_changed = ?, last_changed_by = ? WHERE id = ?",
+            jdbc.write("UPDATE state_view SET is_default = false, last_changed = ?, last_changed_by = ? WHERE id = ?",
                     event.changedAt(), event.changedBy(), event.previousDefaultStateId());
         }
     }
 
     @EventHandler
     public void on(StateDeletedEvent event) {
-        jdbc.update("DELETE FROM state_view WHERE id = ?", event.stateId());
+        jdbc.write("DELETE FROM state_view WHERE id = ?", event.stateId());
     }
 
     @EventHandler
     public void on(IntentDeletedEvent event) {
-        jdbc.update("UPDATE state_view SET intent_ids = array_remove(intent_ids, ?::text) "
+        jdbc.write("UPDATE state_view SET intent_ids = array_remove(intent_ids, ?::text) "
                 + "WHERE flow_id = ? AND intent_ids @> ARRAY[?::text]", event.intentId(), event.flowId(), event.intentId());
     }
 
     @EventHandler
     public void on(FlowDeletedEvent event) {
-        jdbc.update("DELETE FROM state_view WHERE flow_id = ?", event.flowId());
+        jdbc.write("DELETE FROM state_view WHERE flow_id = ?", event.flowId());
     }
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
-        jdbc.update("DELETE FROM state_view WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM state_view WHERE project_id = ?", event.projectId());
     }
 }

@@ -11,7 +11,7 @@ import ai.convo.contract.task.TaskStatus;
 import ai.convo.http.media.Renderer;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,15 +25,15 @@ public class TaskProjection {
 
     public static final String GROUP = "tasks";
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public TaskProjection(JdbcTemplate jdbc) {
+    public TaskProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     @EventHandler
     public void on(TaskCreatedEvent event) {
-        jdbc.update("INSERT INTO task_view (id, project_id, organisation_id, type, status, parameters, current_step, "
+        jdbc.write("INSERT INTO task_view (id, project_id, organisation_id, type, status, parameters, current_step, "
                         + "total_step, fail_reason, created_at, last_changed, created_by, last_changed_by) "
                         + "VALUES (?, ?, ?, ?, 'queued', ?, 0, 0, NULL, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.taskId(), event.projectId(), event.organisationId(), event.type(),
@@ -44,19 +44,19 @@ public class TaskProjection {
     /** A start (or a restart after a takeover) begins from step 0. */
     @EventHandler
     public void on(TaskStartedEvent event) {
-        jdbc.update("UPDATE task_view SET status = 'active', current_step = 0, total_step = 0, last_changed = ? "
+        jdbc.write("UPDATE task_view SET status = 'active', current_step = 0, total_step = 0, last_changed = ? "
                 + "WHERE id = ?", event.startedAt(), event.taskId());
     }
 
     @EventHandler
     public void on(TaskProgressedEvent event) {
-        jdbc.update("UPDATE task_view SET current_step = ?, total_step = ?, last_changed = ? WHERE id = ?",
+        jdbc.write("UPDATE task_view SET current_step = ?, total_step = ?, last_changed = ? WHERE id = ?",
                 event.currentStep(), event.totalStep(), event.at(), event.taskId());
     }
 
     @EventHandler
     public void on(TaskCancelRequestedEvent event) {
-        jdbc.update("UPDATE task_view SET status = 'cancelling', last_changed = ?, last_changed_by = ? WHERE id = ?",
+        jdbc.write("UPDATE task_view SET status = 'cancelling', last_changed = ?, last_changed_by = ? WHERE id = ?",
                 event.requestedAt(), event.requestedBy(), event.taskId());
     }
 
@@ -64,7 +64,7 @@ public class TaskProjection {
     public void on(TaskCompletedEvent event) {
         ended(event.taskId(), TaskStatus.done, null, event.completedAt());
         // The last step is the work's commit, which it cannot report before it happens: done means all steps.
-        jdbc.update("UPDATE task_view SET current_step = GREATEST(current_step, total_step) WHERE id = ?", event.taskId());
+        jdbc.write("UPDATE task_view SET current_step = GREATEST(current_step, total_step) WHERE id = ?", event.taskId());
     }
 
     @EventHandler
@@ -78,7 +78,7 @@ public class TaskProjection {
     }
 
     private void ended(String taskId, TaskStatus status, String failReason, long at) {
-        jdbc.update("UPDATE task_view SET status = ?, fail_reason = ?, last_changed = ? WHERE id = ?", status.name(),
+        jdbc.write("UPDATE task_view SET status = ?, fail_reason = ?, last_changed = ? WHERE id = ?", status.name(),
                 failReason, at, taskId);
     }
 }

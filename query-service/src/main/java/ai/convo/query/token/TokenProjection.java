@@ -9,7 +9,7 @@ import ai.convo.contract.token.TokenRecord;
 import ai.convo.contract.token.TokenUpdatedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -26,16 +26,16 @@ public class TokenProjection {
             + "label, token_type, script, is_default, created_at, last_changed, created_by, last_changed_by) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?, true, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
-    private final JdbcTemplate jdbc;
+    private final BatchingJdbcTemplate jdbc;
 
-    public TokenProjection(JdbcTemplate jdbc) {
+    public TokenProjection(BatchingJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     @EventHandler
     public void on(ProjectCreatedEvent event) {
         for (TokenRecord token : DefaultTokens.forProject(event.projectId(), event.createdBy(), event.createdAt())) {
-            jdbc.update(INSERT_DEFAULT, token.id(), event.projectId(), event.organisationId(), token.referenceId(),
+            jdbc.write(INSERT_DEFAULT, token.id(), event.projectId(), event.organisationId(), token.referenceId(),
                     token.label(), token.type(), token.script(), token.createdAt(), token.lastChanged(),
                     token.createdBy(), token.lastChangedBy());
         }
@@ -47,7 +47,7 @@ public class TokenProjection {
      */
     @EventHandler
     public void on(TokenCreatedEvent event) {
-        jdbc.update("INSERT INTO token_view (id, project_id, organisation_id, reference_id, label, token_type, script, "
+        jdbc.write("INSERT INTO token_view (id, project_id, organisation_id, reference_id, label, token_type, script, "
                         + "is_default, created_at, last_changed, created_by, last_changed_by) "
                         + "SELECT ?, ?, ?, ?, ?, ?, ?, false, ?, ?, ?, ? "
                         + "WHERE EXISTS (SELECT 1 FROM token_view WHERE project_id = ? AND is_default) "
@@ -59,18 +59,18 @@ public class TokenProjection {
 
     @EventHandler
     public void on(TokenUpdatedEvent event) {
-        jdbc.update("UPDATE token_view SET label = ?, token_type = ?, script = ?, last_changed = ?, last_changed_by = ? "
+        jdbc.write("UPDATE token_view SET label = ?, token_type = ?, script = ?, last_changed = ?, last_changed_by = ? "
                         + "WHERE id = ? AND NOT is_default", event.label(), event.type(), event.script(),
                 event.changedAt(), event.changedBy(), event.tokenId());
     }
 
     @EventHandler
     public void on(TokenDeletedEvent event) {
-        jdbc.update("DELETE FROM token_view WHERE id = ? AND NOT is_default", event.tokenId());
+        jdbc.write("DELETE FROM token_view WHERE id = ? AND NOT is_default", event.tokenId());
     }
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
-        jdbc.update("DELETE FROM token_view WHERE project_id = ?", event.projectId());
+        jdbc.write("DELETE FROM token_view WHERE project_id = ?", event.projectId());
     }
 }

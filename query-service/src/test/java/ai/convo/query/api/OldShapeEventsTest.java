@@ -74,6 +74,13 @@ class OldShapeEventsTest extends QueryTestBase {
         assertThat(audit).extracting(e -> e.get("type")).containsExactly("create", "patch");
         assertThat((Map<String, Object>) audit.get(1).get("payload")).containsEntry("isDisabled", true)
                 .doesNotContainKey("disabled");
+
+        // and a rebuild of the function and log projections reads it in the new shape too: identical tables
+        Map<String, Object> rebuilt = awaitRebuild(requestRebuild(List.of("functions", "eventlog"), true));
+        assertThat(rebuilt.get("status")).as("%s", rebuilt.get("fail_reason")).isEqualTo("done");
+        assertThat(rebuilt.get("identical")).isEqualTo(true);
+        assertThat(jdbc.queryForObject("SELECT is_disabled FROM function_view WHERE id = ?", Boolean.class, function))
+                .isTrue();
     }
 
     private Map<String, Object> get(Caller caller, String path, long position) {

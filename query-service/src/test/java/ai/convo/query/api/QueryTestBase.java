@@ -145,4 +145,35 @@ public abstract class QueryTestBase {
         return append(projectId, new LocaleCreatedEvent(projectId, caller.organisationId(), localeId,
                 UUID.randomUUID().toString(), name, language, false, null, caller.userId(), at));
     }
+
+    @Autowired
+    ai.convo.query.rebuild.RebuildRunner rebuildRunner;
+
+    /** Asks for a rebuild as the command service's rebuild task does; answers its id. */
+    String requestRebuild(java.util.List<String> projections, boolean requireIdentical) {
+        String id = Ids.newId();
+        jdbc.update("INSERT INTO projection_rebuild (id, projections, require_identical) VALUES (?, ?, ?)", id,
+                projections.toArray(String[]::new), requireIdentical);
+        return id;
+    }
+
+    /** Wakes the rebuild runner and waits until the rebuild ended (done, failed or cancelled): its row. */
+    Map<String, Object> awaitRebuild(String id) {
+        rebuildRunner.wake();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            Map<String, Object> row = jdbc.queryForMap("SELECT * FROM projection_rebuild WHERE id = ?", id);
+            if (java.util.List.of("done", "failed", "cancelled").contains(row.get("status"))) {
+                return row;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("Rebuild " + id + " did not end: " + jdbc.queryForMap(
+                "SELECT status, events_done, events_total, passes FROM projection_rebuild WHERE id = ?", id));
+    }
 }

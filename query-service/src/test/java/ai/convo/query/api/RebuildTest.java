@@ -6,15 +6,11 @@ import ai.convo.contract.common.Ids;
 import ai.convo.contract.token.TokenCreatedEvent;
 import ai.convo.contract.token.TokenUpdatedEvent;
 import ai.convo.query.rebuild.Rebuilder;
-import ai.convo.query.rebuild.RebuildRunner;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.axonframework.messaging.MetaData;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -26,38 +22,14 @@ import org.springframework.beans.factory.annotation.Autowired;
 class RebuildTest extends QueryTestBase {
 
     @Autowired
-    RebuildRunner runner;
-    @Autowired
     Rebuilder rebuilder;
 
     private String request(List<String> projections, boolean requireIdentical) {
-        String id = Ids.newId();
-        jdbc.update("INSERT INTO projection_rebuild (id, projections, require_identical) VALUES (?, ?, ?)", id,
-                projections.toArray(String[]::new), requireIdentical);
-        return id;
+        return requestRebuild(projections, requireIdentical);
     }
 
     private Map<String, Object> awaitEnd(String id) {
-        runner.wake();
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-        while (Instant.now().isBefore(deadline)) {
-            Map<String, Object> row = jdbc.queryForMap("SELECT * FROM projection_rebuild WHERE id = ?", id);
-            if (List.of("done", "failed", "cancelled").contains(row.get("status"))) {
-                return row;
-            }
-            sleep(50);
-        }
-        throw new AssertionError("Rebuild " + id + " did not end: " + jdbc.queryForMap(
-                "SELECT status, events_done, events_total, passes FROM projection_rebuild WHERE id = ?", id));
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        return awaitRebuild(id);
     }
 
     private String token(Caller caller, Project project, String label) {
@@ -239,6 +211,5 @@ class RebuildTest extends QueryTestBase {
                 .exchange().expectStatus().isBadRequest();
         http.get().uri("/management/v2.0/projections/rebuilds/{id}", Ids.newId()).header("X-API-Key", admin.apiKey())
                 .exchange().expectStatus().isNotFound();
-        MetaData.emptyInstance();
     }
 }

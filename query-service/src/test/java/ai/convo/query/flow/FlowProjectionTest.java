@@ -1,5 +1,6 @@
 package ai.convo.query.flow;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.flow.FlowCreatedEvent;
@@ -28,7 +29,7 @@ class FlowProjectionTest {
     static final String SIDE = "0000000000000000000000f2";
     static final String ELSEWHERE = "0000000000000000000000f3";
 
-    static JdbcTemplate jdbc;
+    static BatchingJdbcTemplate jdbc;
     FlowProjection flows;
 
     @BeforeAll
@@ -40,7 +41,7 @@ class FlowProjectionTest {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
-        jdbc = new JdbcTemplate(dataSource);
+        jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 
     @BeforeEach

@@ -1,5 +1,6 @@
 package ai.convo.query.function;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.function.FunctionCreatedEvent;
@@ -29,7 +30,7 @@ class FunctionProjectionTest {
     static final String FUNCTION = "0000000000000000000000c1";
     static final String OTHER_FUNCTION = "0000000000000000000000c2";
 
-    static JdbcTemplate jdbc;
+    static BatchingJdbcTemplate jdbc;
     FunctionProjection functions;
 
     @BeforeAll
@@ -41,7 +42,7 @@ class FunctionProjectionTest {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
-        jdbc = new JdbcTemplate(dataSource);
+        jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 
     @BeforeEach

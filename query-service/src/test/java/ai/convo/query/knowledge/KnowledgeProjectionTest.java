@@ -1,5 +1,6 @@
 package ai.convo.query.knowledge;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent;
@@ -31,7 +32,7 @@ class KnowledgeProjectionTest {
     static final String STORE = "0000000000000000000000b1";
     static final String SOURCE = "0000000000000000000000c1";
 
-    static JdbcTemplate jdbc;
+    static BatchingJdbcTemplate jdbc;
     KnowledgeProjection knowledge;
 
     @BeforeAll
@@ -43,7 +44,7 @@ class KnowledgeProjectionTest {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
-        jdbc = new JdbcTemplate(dataSource);
+        jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 
     @BeforeEach

@@ -1,5 +1,6 @@
 package ai.convo.query.locale;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.locale.LocaleCreatedEvent;
@@ -28,7 +29,7 @@ class LocaleProjectionTest {
     static final String EN = "0000000000000000000000e1";
     static final String DE = "0000000000000000000000d1";
 
-    static JdbcTemplate jdbc;
+    static BatchingJdbcTemplate jdbc;
     LocaleProjection locales;
     ProjectProjection projects;
 
@@ -41,7 +42,7 @@ class LocaleProjectionTest {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
-        jdbc = new JdbcTemplate(dataSource);
+        jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 
     @BeforeEach

@@ -1,5 +1,6 @@
 package ai.convo.query.state;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.flow.FlowDeletedEvent;
@@ -40,7 +41,7 @@ class StateProjectionTest {
     static final String GREET = "0000000000000000000000d1";
     static final String ORDER = "0000000000000000000000d2";
 
-    static JdbcTemplate jdbc;
+    static BatchingJdbcTemplate jdbc;
     StateProjection states;
 
     @BeforeAll
@@ -52,7 +53,7 @@ class StateProjectionTest {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
-        jdbc = new JdbcTemplate(dataSource);
+        jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 
     @BeforeEach

@@ -1,5 +1,6 @@
 package ai.convo.query.systemmessage;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.systemmessage.SystemMessageCreatedEvent;
@@ -19,7 +20,7 @@ class SystemMessageProjectionTest {
     static final String ADMIN = "000000000000000000000001";
     static final String MESSAGE = "0000000000000000000000d1";
 
-    static JdbcTemplate jdbc;
+    static BatchingJdbcTemplate jdbc;
     SystemMessageProjection messages;
 
     @BeforeAll
@@ -31,7 +32,7 @@ class SystemMessageProjectionTest {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
-        jdbc = new JdbcTemplate(dataSource);
+        jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 
     @BeforeEach

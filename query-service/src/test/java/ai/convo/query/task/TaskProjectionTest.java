@@ -1,5 +1,6 @@
 package ai.convo.query.task;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.task.TaskCancelRequestedEvent;
@@ -27,7 +28,7 @@ class TaskProjectionTest {
     static final String PROJECT = "0000000000000000000000a1";
     static final String TASK = "0000000000000000000000d1";
 
-    static JdbcTemplate jdbc;
+    static BatchingJdbcTemplate jdbc;
     TaskProjection tasks;
 
     @BeforeAll
@@ -39,7 +40,7 @@ class TaskProjectionTest {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
-        jdbc = new JdbcTemplate(dataSource);
+        jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 
     @BeforeEach

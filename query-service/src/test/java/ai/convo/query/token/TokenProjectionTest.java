@@ -1,5 +1,6 @@
 package ai.convo.query.token;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.project.ProjectCreatedEvent;
@@ -30,7 +31,7 @@ class TokenProjectionTest {
     static final String TOKEN = "0000000000000000000000f1";
     static final String OTHER_TOKEN = "0000000000000000000000f2";
 
-    static JdbcTemplate jdbc;
+    static BatchingJdbcTemplate jdbc;
     TokenProjection tokens;
 
     @BeforeAll
@@ -42,7 +43,7 @@ class TokenProjectionTest {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
-        jdbc = new JdbcTemplate(dataSource);
+        jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 
     @BeforeEach

@@ -82,9 +82,10 @@ public class PersistenceConfiguration {
                 .migrate();
     }
 
+    /** Batches the writes a caller marks as not needing their row count (projections; see BatchingJdbcTemplate). */
     @Bean
-    public JdbcTemplate jdbcTemplate(DataSource dataSource) {
-        return new JdbcTemplate(dataSource);
+    public BatchingJdbcTemplate jdbcTemplate(DataSource dataSource) {
+        return new BatchingJdbcTemplate(dataSource, 5_000);
     }
 
     @Bean

@@ -1,0 +1,161 @@
+package ai.convo.persistence;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * A JdbcTemplate that can hold back writes whose row count nobody needs ({@link #write}) and send them as JDBC batches:
+ * consecutive writes of the same statement go in one batch, in one round trip. Everything else this template runs
+ * first sends what is held back, in order, on the same connection, and so does the commit; a rollback drops it. So a
+ * read always sees the writes before it, and nothing is reordered. Outside a transaction a write runs at once.
+ * <p>
+ * Statements written this way should not be multi-row-rewritable upserts that may meet the same key twice in a batch
+ * (the driver rewrites batched {@code INSERT ... VALUES} into one statement, which may not update a row twice):
+ * write those as {@code INSERT ... SELECT}.
+ */
+public class BatchingJdbcTemplate extends JdbcTemplate {
+
+    /** The writes held back in one transaction: groups of one statement's argument lists, in order. */
+    private static final class Pending implements TransactionSynchronization {
+        private final BatchingJdbcTemplate template;
+        private final List<String> statements = new ArrayList<>();
+        private final List<List<Object[]>> arguments = new ArrayList<>();
+        private int size;
+
+        Pending(BatchingJdbcTemplate template) {
+            this.template = template;
+        }
+
+        void add(String sql, Object[] args) {
+            int last = statements.size() - 1;
+            if (last < 0 || !statements.get(last).equals(sql)) {
+                statements.add(sql);
+                arguments.add(new ArrayList<>());
+                last++;
+            }
+            arguments.get(last).add(args);
+            size++;
+        }
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        void send(Connection connection) throws SQLException {
+            try {
+                for (int i = 0; i < statements.size(); i++) {
+                    List<Object[]> rows = arguments.get(i);
+                    try (PreparedStatement statement = connection.prepareStatement(statements.get(i))) {
+                        for (Object[] row : rows) {
+                            new ArgumentPreparedStatementSetter(row).setValues(statement);
+                            if (rows.size() > 1) {
+                                statement.addBatch();
+                            }
+                        }
+                        if (rows.size() > 1) {
+                            statement.executeBatch();
+                        } else {
+                            statement.executeUpdate();
+                        }
+                    }
+                }
+            } finally {
+                statements.clear();
+                arguments.clear();
+                size = 0;
+            }
+        }
+
+        @Override
+        public void beforeCommit(boolean readOnly) {
+            template.flush();
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            TransactionSynchronizationManager.unbindResourceIfPossible(template);
+        }
+    }
+
+    private final int maxPending;
+
+    public BatchingJdbcTemplate(DataSource dataSource, int maxPending) {
+        super(dataSource);
+        this.maxPending = maxPending;
+    }
+
+    /**
+     * Runs {@code sql} with {@code args} now or with the next statement of this transaction, whichever this template
+     * finds cheaper; the row count is not known. For writes whose outcome the caller does not look at.
+     */
+    public void write(String sql, Object... args) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            update(sql, args);
+            return;
+        }
+        Pending pending = (Pending) TransactionSynchronizationManager.getResource(this);
+        if (pending == null) {
+            pending = new Pending(this);
+            TransactionSynchronizationManager.bindResource(this, pending);
+            TransactionSynchronizationManager.registerSynchronization(pending);
+        }
+        pending.add(sql, args.clone());
+        if (pending.size >= maxPending) {
+            flush();
+        }
+    }
+
+    /** Sends what this transaction holds back. */
+    public void flush() {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            return;
+        }
+        Pending pending = (Pending) TransactionSynchronizationManager.getResource(this);
+        if (pending == null || pending.isEmpty()) {
+            return;
+        }
+        Connection connection = DataSourceUtils.getConnection(obtainDataSource());
+        try {
+            pending.send(connection);
+        } catch (SQLException e) {
+            throw translate(e);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, getDataSource());
+        }
+    }
+
+    /** Every statement this template runs passes here first: the writes held back go before it. */
+    @Override
+    protected void applyStatementSettings(Statement statement) throws SQLException {
+        Pending pending = TransactionSynchronizationManager.isSynchronizationActive()
+                ? (Pending) TransactionSynchronizationManager.getResource(this) : null;
+        if (pending != null && !pending.isEmpty()) {
+            pending.send(statement.getConnection());
+        }
+        super.applyStatementSettings(statement);
+    }
+
+    @Override
+    public <T> T execute(ConnectionCallback<T> action) throws DataAccessException {
+        flush();
+        return super.execute(action);
+    }
+
+    private DataAccessException translate(SQLException e) {
+        DataAccessException translated = getExceptionTranslator().translate("batched write", null, e);
+        return translated != null ? translated
+                : new org.springframework.jdbc.UncategorizedSQLException("batched write", null, e);
+    }
+}
