@@ -58,6 +58,17 @@ public final class Launcher {
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(launcher::shutdown, "launcher-shutdown"));
+        if (args.length > 0 && args[0].equals("rebuild")) {
+            int code;
+            try {
+                code = launcher.rebuild(List.of(args).subList(1, args.length));
+            } catch (Exception e) {
+                System.err.println("Rebuild failed: " + e.getMessage());
+                code = 1;
+            }
+            System.exit(code);
+            return;
+        }
         try {
             launcher.start(startedAt);
         } catch (Exception e) {
@@ -104,6 +115,33 @@ public final class Launcher {
 
         Stream.of(command, query, gateway).forEach(this::watch);
         printSummary(database, credentials, (System.nanoTime() - startedAt) / 1_000_000);
+    }
+
+    /**
+     * {@code rebuild [all|projection,...] [--require-identical]}: for a stopped system, rebuilds projections from the
+     * event log with the query service alone (the same rebuild as the management API's), then stops. Exit code 0 when
+     * the new tables are in place.
+     */
+    int rebuild(List<String> args) throws IOException, InterruptedException {
+        String projections = args.stream().filter(a -> !a.startsWith("--")).findFirst().orElse("all");
+        boolean identical = args.contains("--require-identical");
+        Files.createDirectories(settings.dataDir());
+        LauncherSettings.Database database = settings.externalDatabase().orElseGet(this::startEmbeddedDatabase);
+        Map<String, String> env = new HashMap<>(database.asEnv());
+        env.putAll(BootstrapCredentials.resolve(this.env, settings.dataDir().resolve("bootstrap.env")).asEnv());
+        env.put("AXONIQ_UPDATE_CHECKER_DISABLED", "true");
+        env.put("SERVER_PORT", "0");
+        env.put("APP_REBUILD_NOW", projections);
+        env.put("APP_REBUILD_REQUIRE_IDENTICAL", Boolean.toString(identical));
+        query = ServiceProcess.start("query-service", serviceJar("query-service"), env, JVM_ARGS,
+                settings.logDir().resolve("query-service-rebuild.log"));
+        System.out.println("Rebuilding " + projections + " (log " + query.logFile() + ")");
+        int code = query.onExit().join().exitCode();
+        query.logTail(400).lines().filter(line -> line.startsWith("REBUILD")).forEach(System.out::println);
+        if (code != 0 && code != 1 && code != 2) {
+            System.err.println(query.logTail(30));
+        }
+        return code;
     }
 
     /** Stops the gateway, then both services, then the embedded database. Idempotent. */

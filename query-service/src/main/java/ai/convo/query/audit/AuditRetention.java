@@ -31,4 +31,14 @@ public class AuditRetention extends Periodic {
         jdbc.update("DELETE FROM audit_event WHERE occurred_at < ?", before);
         jdbc.update("DELETE FROM refused_request WHERE occurred_at < ?", before);
     }
+
+    /**
+     * Drops the expired audit events of the audit_event table in {@code schema} now: a rebuild applies the retention to
+     * the live and the rebuilt table with one cut-off, so that both hold the same events.
+     */
+    public void dropExpired(String schema, long nowMillis) {
+        if (!retention.isZero() && !retention.isNegative()) {
+            jdbc.update("DELETE FROM " + schema + ".audit_event WHERE occurred_at < ?", nowMillis - retention.toMillis());
+        }
+    }
 }

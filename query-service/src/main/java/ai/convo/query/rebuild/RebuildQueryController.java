@@ -84,7 +84,7 @@ class RebuildQueryController {
             for (String name : names) {
                 for (String table : ReadModelTables.named(name).switched()) {
                     TableDigest digest = TableDigest.of(jdbc, "public", table);
-                    tables.put(table, Map.of("rows", digest.rows(), "md5", digest.md5()));
+                    tables.put(table, Map.of("rows", digest.rows(), "sum", digest.sum()));
                 }
             }
             return ApiResponses.ok(exchange, media, new Representation.Single("digest", Map.of("tables", tables)));

@@ -2,8 +2,13 @@ package ai.convo.query.rebuild;
 
 import ai.convo.http.media.Renderer;
 import ai.convo.persistence.upcasting.StoredEvents;
+import ai.convo.query.audit.AuditRetention;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,24 +88,31 @@ public class Rebuilder {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
+    private final JdbcTemplate plain;
     private final EventProcessingConfiguration processing;
+    private final AuditRetention retention;
     private final Serializer serializer;
     private final EventUpcasterChain upcasters;
     private final int batchSize;
     private final long switchWithin;
+    private final int workers;
 
     public Rebuilder(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
-                     EventProcessingConfiguration processing, StoredEvents stored,
-                     @Value("${app.rebuild.batch-size:1000}") int batchSize,
-                     @Value("${app.rebuild.switch-within:500}") long switchWithin) {
+                     EventProcessingConfiguration processing, StoredEvents stored, AuditRetention retention,
+                     @Value("${app.rebuild.batch-size:2000}") int batchSize,
+                     @Value("${app.rebuild.switch-within:500}") long switchWithin,
+                     @Value("${app.rebuild.workers:1}") int workers) {
         this.jdbc = jdbc;
         this.transactions = new TransactionTemplate(transactionManager);
+        this.plain = new JdbcTemplate(jdbc.getDataSource());
         this.processing = processing;
+        this.retention = retention;
         // The one upcaster chain every reader of the store uses: the rebuild sees each event in its current shape.
         this.serializer = stored.serializer();
         this.upcasters = stored.chain();
         this.batchSize = batchSize;
         this.switchWithin = switchWithin;
+        this.workers = Math.max(1, workers);
     }
 
     /** A processor taking part: how to find an event's segment and how to apply it. */
@@ -118,15 +130,31 @@ public class Rebuilder {
         final boolean requireIdentical;
         Map<String, TokenSet> applied = new TreeMap<>();
         Map<String, TokenSet> target;
-        long scannedTo = -1;
-        long eventsDone;
+        /** Per worker: the last global index it looked at in the pass in progress, and the events it looked at. */
+        long[] scannedTo;
+        long[] done;
         long eventsTotal;
         int passes;
+        final AtomicLong readNanos = new AtomicLong();
+        final AtomicLong handleNanos = new AtomicLong();
+        final AtomicLong writeNanos = new AtomicLong();
 
-        State(String id, List<String> projections, boolean requireIdentical) {
+        State(String id, List<String> projections, boolean requireIdentical, int workers) {
             this.id = id;
             this.projections = projections;
             this.requireIdentical = requireIdentical;
+            this.scannedTo = new long[workers];
+            this.done = new long[workers];
+            Arrays.fill(scannedTo, -1);
+        }
+
+        int workers() {
+            return scannedTo.length;
+        }
+
+        /** Events every worker has looked at. */
+        synchronized long eventsDone() {
+            return Arrays.stream(done).min().orElse(0);
         }
     }
 
@@ -150,15 +178,17 @@ public class Rebuilder {
                 transactions.executeWithoutResult(tx -> {
                     ShadowTables.create(jdbc, schema, Stream.concat(tables.stream(), scratch.stream()).toList());
                     claimed(jdbc.update("UPDATE projection_rebuild SET status = 'running', started_at = now(), "
-                            + "applied = '{}', target = NULL, scanned_to = -1, events_done = 0 WHERE id = ? "
-                            + "AND runner = ?", id, runner));
+                            + "applied = '{}', target = NULL, workers = ?, scanned_to = array_fill(-1::bigint, ARRAY[?]), "
+                            + "worker_done = array_fill(0::bigint, ARRAY[?]), events_done = 0 WHERE id = ? AND runner = ?",
+                            workers, workers, workers, id, runner));
                 });
-                state.applied = new TreeMap<>();
-                state.target = null;
+                state = load(id);
             }
             Outcome outcome = null;
             for (int attempt = 1; outcome == null; attempt++) {
                 catchUp(state, targets, schema, runner, keepGoing);
+                // Statistics for the planner before readers use the new tables (autovacuum is off on them until then).
+                tables.forEach(table -> jdbc.execute("ANALYZE " + schema + "." + table));
                 try {
                     outcome = switchOver(state, targets, tables, schema, runner);
                 } catch (PessimisticLockingFailureException busy) {
@@ -190,7 +220,11 @@ public class Rebuilder {
 
     // ---- passes
 
-    /** Passes until the live processors are at most {@code switchWithin} positions ahead of what is applied. */
+    /**
+     * Passes until the live processors are at most {@code switchWithin} positions ahead of what is applied. The
+     * workers of a pass share the events by their sequence in each projection (the live processors' own sequencing
+     * policies), so a sequence's events are applied in order, by one worker, as one live segment would.
+     */
     private void catchUp(State state, List<Target> targets, String schema, String runner, BooleanSupplier keepGoing) {
         while (true) {
             stopIf(state.id, keepGoing);
@@ -200,15 +234,55 @@ public class Rebuilder {
                     return;
                 }
                 state.target = live;
-                state.scannedTo = low(state.applied);
+                Arrays.fill(state.scannedTo, low(state.applied));
                 state.passes++;
-                state.eventsTotal = state.eventsDone + Math.max(0, high(live) - state.scannedTo);
+                state.eventsTotal = state.eventsDone() + Math.max(0, high(live) - low(state.applied));
                 save(state, runner);
             }
-            apply(state, targets, schema, runner, keepGoing, true);
+            long started = System.nanoTime();
+            runWorkers(state, targets, schema, runner, keepGoing);
+            log.info("Rebuild {} pass {}: {} ms with {} workers (their reading {} ms, handlers {} ms, sending writes "
+                            + "and committing {} ms), {} events so far", state.id, state.passes,
+                    (System.nanoTime() - started) / 1_000_000, state.workers(), state.readNanos.get() / 1_000_000,
+                    state.handleNanos.get() / 1_000_000, state.writeNanos.get() / 1_000_000, state.eventsDone());
             state.applied = state.target;
             state.target = null;
             save(state, runner);
+        }
+    }
+
+    private void runWorkers(State state, List<Target> targets, String schema, String runner, BooleanSupplier keepGoing) {
+        int workers = state.workers();
+        AtomicBoolean halt = new AtomicBoolean();
+        BooleanSupplier going = () -> !halt.get() && keepGoing.getAsBoolean();
+        List<Thread> threads = new ArrayList<>();
+        List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int w = 0; w < workers; w++) {
+            int worker = w;
+            Thread thread = new Thread(() -> {
+                try {
+                    apply(state, targets, schema, runner, going, worker);
+                } catch (RuntimeException e) {
+                    halt.set(true);
+                    failures.add(e);
+                }
+            }, "projection-rebuild-" + worker);
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                halt.set(true);
+                throw new Stopped("Interrupted");
+            }
+        }
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.stream().filter(f -> !(f instanceof Stopped)).findFirst()
+                    .orElse(failures.get(0));
+            throw first;
         }
     }
 
@@ -231,60 +305,82 @@ public class Rebuilder {
     }
 
     /**
-     * Applies the events {@code state.target} covers and {@code state.applied} does not, from {@code scannedTo} on.
-     * With {@code commitEach}, each batch commits with its progress; otherwise everything runs in the caller's
-     * transaction.
+     * Worker {@code worker}'s share of a pass: the events {@code state.target} covers and {@code state.applied} does
+     * not, from its {@code scannedTo} on; each batch commits with the worker's progress. A batch chosen as a deadlock's
+     * victim (two workers' handlers met on a shared row) rolls back and runs again.
      */
     private void apply(State state, List<Target> targets, String schema, String runner, BooleanSupplier keepGoing,
-                       boolean commitEach) {
+                       int worker) {
         long upTo = high(state.target);
-        while (state.scannedTo < upTo) {
-            if (commitEach) {
-                stopIf(state.id, keepGoing);
-            }
-            List<TrackedEventMessage<?>> events = read(state.scannedTo, upTo);
-            if (events.isEmpty()) {
-                state.scannedTo = upTo;
-                break;
-            }
-            Map<EventMessage<?>, List<Target>> work = new IdentityHashMap<>();
-            List<EventMessage<?>> ordered = new ArrayList<>();
-            for (TrackedEventMessage<?> event : events) {
-                long index = event.trackingToken().position().orElseThrow();
-                for (Target target : targets) {
-                    if (!target.invoker().canHandle(event, Segment.ROOT_SEGMENT)) {
-                        continue;
+        while (state.scannedTo[worker] < upTo) {
+            stopIf(state.id, keepGoing);
+            Batch batch = choose(state, targets, state.scannedTo[worker], upTo, worker, state.workers());
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    transactions.executeWithoutResult(tx -> {
+                        run(batch, schema, state);
+                        saveWorker(state, runner, worker, batch.last(), state.done[worker] + batch.events());
+                    });
+                    break;
+                } catch (PessimisticLockingFailureException victim) {
+                    if (attempt >= 5) {
+                        throw victim;
                     }
-                    int hash = target.hash(event);
-                    if (state.target.getOrDefault(target.name(), TokenSet.NONE).covers(hash, index)
-                            && !state.applied.getOrDefault(target.name(), TokenSet.NONE).covers(hash, index)) {
-                        work.computeIfAbsent(event, e -> {
-                            ordered.add(e);
-                            return new ArrayList<>();
-                        }).add(target);
-                    }
+                    log.info("Rebuild {} worker {}: batch after {} rolled back ({}), again", state.id, worker,
+                            state.scannedTo[worker], victim.getMessage());
                 }
             }
-            long last = events.get(events.size() - 1).trackingToken().position().orElseThrow();
-            Runnable batch = () -> {
-                jdbc.queryForObject("SELECT set_config('search_path', ?, true)", String.class, schema + ", public");
-                handle(ordered, work);
-                jdbc.queryForObject("SELECT set_config('search_path', 'public', true)", String.class);
-            };
-            long done = state.eventsDone + events.size();
-            if (commitEach) {
-                transactions.executeWithoutResult(tx -> {
-                    batch.run();
-                    state.scannedTo = last;
-                    state.eventsDone = done;
-                    save(state, runner);
-                });
-            } else {
-                batch.run();
-                state.scannedTo = last;
-                state.eventsDone = done;
+            synchronized (state) {
+                state.scannedTo[worker] = batch.last();
+                state.done[worker] += batch.events();
             }
         }
+    }
+
+    /** The events of one batch this worker applies, in index order, each with the projections it goes to. */
+    private record Batch(List<EventMessage<?>> ordered, Map<EventMessage<?>, List<Target>> work, long last, int events) {
+    }
+
+    private Batch choose(State state, List<Target> targets, long after, long upTo, int worker, int workers) {
+        long started = System.nanoTime();
+        List<TrackedEventMessage<?>> events = read(after, upTo);
+        Map<EventMessage<?>, List<Target>> work = new IdentityHashMap<>();
+        List<EventMessage<?>> ordered = new ArrayList<>();
+        for (TrackedEventMessage<?> event : events) {
+            long index = event.trackingToken().position().orElseThrow();
+            for (Target target : targets) {
+                if (!target.invoker().canHandle(event, Segment.ROOT_SEGMENT)) {
+                    continue;
+                }
+                int hash = target.hash(event);
+                if (Math.floorMod(hash, workers) == worker
+                        && state.target.getOrDefault(target.name(), TokenSet.NONE).covers(hash, index)
+                        && !state.applied.getOrDefault(target.name(), TokenSet.NONE).covers(hash, index)) {
+                    work.computeIfAbsent(event, e -> {
+                        ordered.add(e);
+                        return new ArrayList<>();
+                    }).add(target);
+                }
+            }
+        }
+        long last = events.isEmpty() ? upTo : events.get(events.size() - 1).trackingToken().position().orElseThrow();
+        state.readNanos.addAndGet(System.nanoTime() - started);
+        return new Batch(ordered, work, last, events.size());
+    }
+
+    /** In the caller's transaction: the handlers with search_path on the new tables, and their writes sent. */
+    private void run(Batch batch, String schema, State state) {
+        long started = System.nanoTime();
+        // A batch need not wait for its WAL to reach the disk: if the database crashes before, the batch and the
+        // progress it recorded are lost together and the rebuild does them again. (The switch commits as usual.)
+        jdbc.queryForObject("SELECT set_config('search_path', ?, true) || set_config('synchronous_commit', 'off', true)",
+                String.class, schema + ", public");
+        handle(batch.ordered(), batch.work());
+        long handled = System.nanoTime();
+        // Sends the writes held back while the search_path still points at the new tables.
+        jdbc.queryForObject("SELECT set_config('search_path', 'public', true)", String.class);
+        state.handleNanos.addAndGet(handled - started);
+        state.writeNanos.addAndGet(System.nanoTime() - handled);
     }
 
     /** Runs the handlers in one unit of work, as a processor's batch would (handlers may collect and flush at commit). */
@@ -326,6 +422,12 @@ public class Rebuilder {
     private Outcome switchOver(State state, List<Target> targets, List<String> tables, String schema, String runner) {
         String retired = ShadowTables.retiredOf(state.id);
         long[] pauses = new long[2];
+        // Audit retention drops by time: both tables lose the events expired at one cut-off (the live one first, on
+        // its own, so that the other connection's digest below sees it).
+        long cutOff = System.currentTimeMillis();
+        if (tables.contains("audit_event")) {
+            retention.dropExpired("public", cutOff);
+        }
         Outcome outcome = transactions.execute(tx -> {
             jdbc.execute("SET LOCAL lock_timeout = '5s'");
             // A cancel is either seen here, or arrives after the commit, when there is nothing left to cancel.
@@ -338,19 +440,33 @@ public class Rebuilder {
                     + " IN EXCLUSIVE MODE");
             long writesFrom = System.nanoTime();
             state.target = liveTokens(state.projections, true);
-            state.scannedTo = low(state.applied);
-            apply(state, targets, schema, runner, () -> true, false);
+            long upTo = high(state.target);
+            for (long after = low(state.applied); after < upTo; ) {
+                Batch batch = choose(state, targets, after, upTo, 0, 1);
+                run(batch, schema, state);
+                after = batch.last();
+            }
             state.applied = state.target;
             state.target = null;
+            jdbc.queryForObject("SELECT set_config('synchronous_commit', 'on', true)", String.class);
 
+            if (tables.contains("audit_event")) {
+                retention.dropExpired(schema, cutOff);
+            }
+            // The live tables on another connection meanwhile: no writer can change them while this holds the lock,
+            // and that connection sees exactly what is committed, which is what the live processors' tokens cover.
+            CompletableFuture<List<TableDigest>> liveDigests = CompletableFuture.supplyAsync(
+                    () -> tables.stream().map(table -> TableDigest.of(plain, "public", table)).toList());
+            List<TableDigest> rebuiltDigests = tables.stream().map(table -> TableDigest.of(jdbc, schema, table)).toList();
             Map<String, Object> digests = new LinkedHashMap<>();
             boolean identical = true;
-            for (String table : tables) {
-                TableDigest live = TableDigest.of(jdbc, "public", table);
-                TableDigest rebuilt = TableDigest.of(jdbc, schema, table);
+            List<TableDigest> lives = liveDigests.join();
+            for (int i = 0; i < tables.size(); i++) {
+                TableDigest live = lives.get(i);
+                TableDigest rebuilt = rebuiltDigests.get(i);
                 identical &= live.equals(rebuilt);
-                digests.put(table, Map.of("live", Map.of("rows", live.rows(), "md5", live.md5()),
-                        "rebuilt", Map.of("rows", rebuilt.rows(), "md5", rebuilt.md5())));
+                digests.put(tables.get(i), Map.of("live", Map.of("rows", live.rows(), "sum", live.sum()),
+                        "rebuilt", Map.of("rows", rebuilt.rows(), "sum", rebuilt.sum())));
             }
             if (state.requireIdentical && !identical) {
                 throw new NotIdentical(digests);
@@ -361,6 +477,7 @@ public class Rebuilder {
             for (String table : tables) {
                 jdbc.execute("ALTER TABLE public." + table + " SET SCHEMA " + retired);
                 jdbc.execute("ALTER TABLE " + schema + "." + table + " SET SCHEMA public");
+                jdbc.execute("ALTER TABLE public." + table + " RESET (autovacuum_enabled)");
             }
             views.forEach((name, definition) -> jdbc.execute("CREATE OR REPLACE VIEW " + name + " AS " + definition));
             // Cached answers were read from the old tables: a bare notification invalidates them all at the commit.
@@ -369,7 +486,7 @@ public class Rebuilder {
                             + "target = NULL, digests = ?::jsonb, identical = ?, runner = NULL, lease_until = NULL, "
                             + "events_done = ?, events_total = ?, write_pause_ms = ?, read_pause_ms = ? "
                             + "WHERE id = ? AND runner = ?", json(state.applied), Renderer.JSON.writeValueAsString(digests),
-                    identical, state.eventsDone, Math.max(state.eventsTotal, state.eventsDone),
+                    identical, state.eventsDone(), Math.max(state.eventsTotal, state.eventsDone()),
                     (System.nanoTime() - writesFrom) / 1_000_000, (System.nanoTime() - readsFrom) / 1_000_000,
                     state.id, runner));
             pauses[0] = (System.nanoTime() - writesFrom) / 1_000_000;
@@ -399,15 +516,19 @@ public class Rebuilder {
     }
 
     private State load(String id) {
-        return jdbc.queryForObject("SELECT projections, require_identical, applied, target, scanned_to, events_done, "
-                + "events_total, passes FROM projection_rebuild WHERE id = ?", (rs, i) -> {
+        return jdbc.queryForObject("SELECT projections, require_identical, applied, target, scanned_to, worker_done, "
+                + "events_total, passes, workers FROM projection_rebuild WHERE id = ?", (rs, i) -> {
                     List<String> projections = List.of((String[]) rs.getArray(1).getArray());
-                    State state = new State(id, projections, rs.getBoolean(2));
+                    State state = new State(id, projections, rs.getBoolean(2), rs.getInt(9));
                     state.applied = tokenSets(rs.getString(3));
                     String target = rs.getString(4);
                     state.target = target == null ? null : tokenSets(target);
-                    state.scannedTo = rs.getLong(5);
-                    state.eventsDone = rs.getLong(6);
+                    Long[] scanned = (Long[]) rs.getArray(5).getArray();
+                    Long[] done = (Long[]) rs.getArray(6).getArray();
+                    for (int w = 0; w < state.workers(); w++) {
+                        state.scannedTo[w] = w < scanned.length ? scanned[w] : -1;
+                        state.done[w] = w < done.length ? done[w] : 0;
+                    }
                     state.eventsTotal = rs.getLong(7);
                     state.passes = rs.getInt(8);
                     return state;
@@ -415,10 +536,28 @@ public class Rebuilder {
     }
 
     private void save(State state, String runner) {
+        long done = state.eventsDone();
         claimed(jdbc.update("UPDATE projection_rebuild SET applied = ?::jsonb, target = ?::jsonb, scanned_to = ?, "
-                        + "events_done = ?, events_total = ?, passes = ? WHERE id = ? AND runner = ?",
-                json(state.applied), state.target == null ? null : json(state.target), state.scannedTo,
-                state.eventsDone, Math.max(state.eventsTotal, state.eventsDone), state.passes, state.id, runner));
+                        + "worker_done = ?, events_done = ?, events_total = ?, passes = ? WHERE id = ? AND runner = ?",
+                json(state.applied), state.target == null ? null : json(state.target), boxed(state.scannedTo),
+                boxed(state.done), done, Math.max(state.eventsTotal, done), state.passes, state.id, runner));
+    }
+
+    /** One worker's progress, in its batch's transaction. */
+    private void saveWorker(State state, String runner, int worker, long scannedTo, long done) {
+        long eventsDone;
+        synchronized (state) {
+            long[] all = state.done.clone();
+            all[worker] = done;
+            eventsDone = Arrays.stream(all).min().orElse(0);
+        }
+        claimed(jdbc.update("UPDATE projection_rebuild SET scanned_to[?] = ?, worker_done[?] = ?, events_done = "
+                        + "greatest(events_done, ?) WHERE id = ? AND runner = ?", worker + 1, scannedTo, worker + 1, done,
+                eventsDone, state.id, runner));
+    }
+
+    private static Long[] boxed(long[] values) {
+        return Arrays.stream(values).boxed().toArray(Long[]::new);
     }
 
     private static void claimed(int updated) {

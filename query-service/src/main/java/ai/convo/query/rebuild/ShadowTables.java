@@ -32,8 +32,10 @@ final class ShadowTables {
         for (String table : tables) {
             String live = "public." + table;
             String copy = schema + "." + table;
+            // No autovacuum while it is filled: one running at the switch holds the move up until it is cancelled
+            // (deadlock_timeout, 1 s, with readers waiting). The rebuild analyzes the copy itself before the switch.
             jdbc.execute("CREATE TABLE " + copy + " (LIKE " + live + " INCLUDING DEFAULTS INCLUDING CONSTRAINTS "
-                    + "INCLUDING GENERATED INCLUDING IDENTITY INCLUDING STORAGE)");
+                    + "INCLUDING GENERATED INCLUDING IDENTITY INCLUDING STORAGE) WITH (autovacuum_enabled = false)");
             for (Map<String, Object> key : jdbc.queryForList("SELECT conname, pg_get_constraintdef(oid) AS def "
                     + "FROM pg_constraint WHERE conrelid = ?::regclass AND contype IN ('p', 'u', 'x') ORDER BY conname",
                     live)) {

@@ -16,7 +16,7 @@ import tools.jackson.databind.JsonNode;
  * that segment up to {@code index} except the {@code gaps}. A rebuild applies exactly the events one token set covers
  * and another does not, so the rebuilt tables always hold the events the live processor's tokens cover, no more.
  */
-record TokenSet(Map<Integer, Position> segments) {
+record TokenSet(Map<Integer, Position> segments, Segment[] masks, Position[] positions) {
 
     /** One segment's token. */
     record Position(long index, SortedSet<Long> gaps) {
@@ -35,19 +35,27 @@ record TokenSet(Map<Integer, Position> segments) {
 
     static final TokenSet NONE = new TokenSet(Map.of());
 
+    /** The segments' masks are computed once: a rebuild asks about every event. */
+    TokenSet(Map<Integer, Position> segments) {
+        this(Map.copyOf(new TreeMap<>(segments)), null, null);
+    }
+
     TokenSet {
-        segments = Map.copyOf(new TreeMap<>(segments));
+        if (masks == null) {
+            int[] ids = segments.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+            masks = ids.length == 0 ? new Segment[0] : Segment.computeSegments(ids);
+            positions = new Position[masks.length];
+            for (int i = 0; i < masks.length; i++) {
+                positions[i] = segments.get(masks[i].getSegmentId());
+            }
+        }
     }
 
     /** Whether the event, whose sequence hashes to {@code hash}, is covered by the token of its segment. */
     boolean covers(int hash, long globalIndex) {
-        if (segments.isEmpty()) {
-            return false;
-        }
-        int[] ids = segments.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
-        for (Segment segment : Segment.computeSegments(ids)) {
-            if (segment.matches(hash)) {
-                return segments.get(segment.getSegmentId()).covers(globalIndex);
+        for (int i = 0; i < masks.length; i++) {
+            if (masks[i].matches(hash)) {
+                return positions[i].covers(globalIndex);
             }
         }
         return false;

@@ -153,7 +153,8 @@ class RebuildTest extends QueryTestBase {
         rebuilder.run(id, stale, () -> batches.incrementAndGet() < 3);
         Map<String, Object> halfway = jdbc.queryForMap("SELECT * FROM projection_rebuild WHERE id = ?", id);
         assertThat(halfway.get("status")).isEqualTo("running");
-        assertThat((Long) halfway.get("scanned_to")).isGreaterThan(-1L);
+        assertThat(jdbc.queryForObject("SELECT max(s) FROM projection_rebuild, unnest(scanned_to) s WHERE id = ?",
+                Long.class, id)).isGreaterThan(-1L);
         assertThat(schemaExists("rebuild_" + id)).isTrue();
 
         // when: its lease runs out and a runner claims it
@@ -206,7 +207,7 @@ class RebuildTest extends QueryTestBase {
         http.get().uri("/management/v2.0/projections").header("X-API-Key", admin.apiKey()).exchange()
                 .expectStatus().isOk().expectBody().jsonPath("$.projections[0].name").isEqualTo("projects");
         http.get().uri("/management/v2.0/projections/digest?projection=tokens").header("X-API-Key", admin.apiKey())
-                .exchange().expectStatus().isOk().expectBody().jsonPath("$.tables.token_view.md5").isNotEmpty();
+                .exchange().expectStatus().isOk().expectBody().jsonPath("$.tables.token_view.sum").isNotEmpty();
         http.get().uri("/management/v2.0/projections/digest?projection=nope").header("X-API-Key", admin.apiKey())
                 .exchange().expectStatus().isBadRequest();
         http.get().uri("/management/v2.0/projections/rebuilds/{id}", Ids.newId()).header("X-API-Key", admin.apiKey())
