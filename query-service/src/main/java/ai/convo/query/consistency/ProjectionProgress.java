@@ -34,7 +34,7 @@ import tools.jackson.databind.JsonNode;
 public class ProjectionProgress {
 
     /** One segment's token: events up to {@code index} are processed, except the {@code gaps}. */
-    record Covered(long index, SortedSet<Long> gaps, String name) {
+    public record Covered(long index, SortedSet<Long> gaps, String name) {
 
         Covered(long index, SortedSet<Long> gaps) {
             this(index, gaps, "");
@@ -224,7 +224,7 @@ public class ProjectionProgress {
     }
 
     /** Stored tokens are JSON ({"index":..,"gaps":[..]}), possibly nested in a replay token. */
-    static Covered stored(byte[] token) {
+    public static Covered stored(byte[] token) {
         if (token == null) {
             return new Covered(-1, new TreeSet<>());
         }

@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -88,7 +89,6 @@ public class Rebuilder {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
-    private final JdbcTemplate plain;
     private final EventProcessingConfiguration processing;
     private final AuditRetention retention;
     private final Serializer serializer;
@@ -104,7 +104,6 @@ public class Rebuilder {
                      @Value("${app.rebuild.workers:1}") int workers) {
         this.jdbc = jdbc;
         this.transactions = new TransactionTemplate(transactionManager);
-        this.plain = new JdbcTemplate(jdbc.getDataSource());
         this.processing = processing;
         this.retention = retention;
         // The one upcaster chain every reader of the store uses: the rebuild sees each event in its current shape.
@@ -428,7 +427,33 @@ public class Rebuilder {
         if (tables.contains("audit_event")) {
             retention.dropExpired("public", cutOff);
         }
-        Outcome outcome = transactions.execute(tx -> {
+        // Taken before the locks: the live processors' transactions that wait for them hold pool connections, and
+        // with every projection locked they can hold them all.
+        SingleConnectionDataSource sideConnection = new SingleConnectionDataSource(connection(), true);
+        JdbcTemplate side = new JdbcTemplate(sideConnection);
+        Outcome outcome;
+        try {
+            outcome = switchTransaction(state, targets, tables, schema, runner, retired, pauses, cutOff, side);
+        } finally {
+            sideConnection.destroy();
+        }
+        // The old tables are unreachable now; dropping them needs no reader to wait.
+        ShadowTables.drop(jdbc, retired);
+        ShadowTables.drop(jdbc, schema);
+        return new Outcome(outcome.identical(), outcome.digests(), pauses[0], pauses[1]);
+    }
+
+    private java.sql.Connection connection() {
+        try {
+            return jdbc.getDataSource().getConnection();
+        } catch (java.sql.SQLException e) {
+            throw new org.springframework.jdbc.CannotGetJdbcConnectionException("A connection for the switch", e);
+        }
+    }
+
+    private Outcome switchTransaction(State state, List<Target> targets, List<String> tables, String schema,
+                                      String runner, String retired, long[] pauses, long cutOff, JdbcTemplate side) {
+        return transactions.execute(tx -> {
             jdbc.execute("SET LOCAL lock_timeout = '5s'");
             // A cancel is either seen here, or arrives after the commit, when there is nothing left to cancel.
             if (Boolean.TRUE.equals(jdbc.queryForObject("SELECT cancel_requested FROM projection_rebuild WHERE id = ? "
@@ -456,7 +481,7 @@ public class Rebuilder {
             // The live tables on another connection meanwhile: no writer can change them while this holds the lock,
             // and that connection sees exactly what is committed, which is what the live processors' tokens cover.
             CompletableFuture<List<TableDigest>> liveDigests = CompletableFuture.supplyAsync(
-                    () -> tables.stream().map(table -> TableDigest.of(plain, "public", table)).toList());
+                    () -> tables.stream().map(table -> TableDigest.of(side, "public", table)).toList());
             List<TableDigest> rebuiltDigests = tables.stream().map(table -> TableDigest.of(jdbc, schema, table)).toList();
             Map<String, Object> digests = new LinkedHashMap<>();
             boolean identical = true;
@@ -493,10 +518,6 @@ public class Rebuilder {
             pauses[1] = (System.nanoTime() - readsFrom) / 1_000_000;
             return new Outcome(identical, digests, 0, 0);
         });
-        // The old tables are unreachable now; dropping them needs no reader to wait.
-        ShadowTables.drop(jdbc, retired);
-        ShadowTables.drop(jdbc, schema);
-        return new Outcome(outcome.identical(), outcome.digests(), pauses[0], pauses[1]);
     }
 
     // ---- state

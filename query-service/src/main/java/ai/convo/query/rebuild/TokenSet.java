@@ -1,6 +1,7 @@
 package ai.convo.query.rebuild;
 
 import ai.convo.http.media.Renderer;
+import ai.convo.query.consistency.ProjectionProgress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,21 +73,8 @@ record TokenSet(Map<Integer, Position> segments, Segment[] masks, Position[] pos
 
     /** A token as stored in token_entry (JSON {"index":..,"gaps":[..]}, possibly inside a replay token). */
     static Position stored(byte[] token) {
-        if (token == null) {
-            return Position.NOTHING;
-        }
-        JsonNode node = Renderer.JSON.readTree(token);
-        for (int depth = 0; node != null && depth < 5; depth++) {
-            if (node.has("index")) {
-                TreeSet<Long> gaps = new TreeSet<>();
-                for (JsonNode gap : node.path("gaps")) {
-                    gaps.add(gap.longValue());
-                }
-                return new Position(node.get("index").longValue(), gaps);
-            }
-            node = node.get("currentToken");
-        }
-        return Position.NOTHING;
+        ProjectionProgress.Covered covered = ProjectionProgress.stored(token);
+        return new Position(covered.index(), covered.gaps());
     }
 
     Map<String, Object> toJson() {
