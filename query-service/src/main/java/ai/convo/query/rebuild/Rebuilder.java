@@ -437,9 +437,6 @@ public class Rebuilder {
         } finally {
             sideConnection.destroy();
         }
-        // The old tables are unreachable now; dropping them needs no reader to wait.
-        ShadowTables.drop(jdbc, retired);
-        ShadowTables.drop(jdbc, schema);
         return new Outcome(outcome.identical(), outcome.digests(), pauses[0], pauses[1]);
     }
 
@@ -507,6 +504,10 @@ public class Rebuilder {
             views.forEach((name, definition) -> jdbc.execute("CREATE OR REPLACE VIEW " + name + " AS " + definition));
             // Cached answers were read from the old tables: a bare notification invalidates them all at the commit.
             jdbc.queryForObject("SELECT pg_notify('read_model_changes', '')::text", String.class);
+            // The old tables and the scratch copies go with the same commit (their files are unlinked then): no
+            // schema of a finished rebuild is left behind, whatever happens next.
+            ShadowTables.drop(jdbc, retired);
+            ShadowTables.drop(jdbc, schema);
             claimed(jdbc.update("UPDATE projection_rebuild SET status = 'done', finished_at = now(), applied = ?::jsonb, "
                             + "target = NULL, digests = ?::jsonb, identical = ?, runner = NULL, lease_until = NULL, "
                             + "events_done = ?, events_total = ?, write_pause_ms = ?, read_pause_ms = ? "

@@ -56,12 +56,19 @@ class RebuildTest extends QueryTestBase {
                 .header("X-Event-Position", Long.toString(renamed)).exchange().expectStatus().isOk();
         Long oidBefore = jdbc.queryForObject("SELECT 'public.token_view'::regclass::oid::bigint", Long.class);
 
-        // when: everything is rebuilt, identical required
-        String id = request(List.copyOf(ai.convo.query.rebuild.ReadModelTables.PROJECTIONS.keySet()), true);
+        // and: the read tables as the log says them. Other tests of this shared database change rows behind the log's
+        // back (an intent renamed to show a cache miss, system messages removed to start from none); a first rebuild,
+        // not required to be identical, puts them right, which is what a rebuild after a projection fix does.
+        List<String> all = List.copyOf(ai.convo.query.rebuild.ReadModelTables.PROJECTIONS.keySet());
+        Map<String, Object> repaired = awaitEnd(request(all, false));
+        assertThat(repaired.get("status")).as("%s", repaired.get("fail_reason")).isEqualTo("done");
+
+        // when: everything is rebuilt again, identical required
+        String id = request(all, true);
         Map<String, Object> row = awaitEnd(id);
 
         // then: switched, identical, the new tables serve and follow new events
-        assertThat(row.get("status")).as("%s", row.get("fail_reason")).isEqualTo("done");
+        assertThat(row.get("status")).as("%s %s", row.get("fail_reason"), row.get("digests")).isEqualTo("done");
         assertThat(row.get("identical")).isEqualTo(true);
         assertThat(jdbc.queryForObject("SELECT 'public.token_view'::regclass::oid::bigint", Long.class))
                 .as("token_view is a new table").isNotEqualTo(oidBefore);
