@@ -60,12 +60,28 @@ public class PersistenceConfiguration {
         config.setMaximumPoolSize(settings.jdbcPoolSize());
         config.setPoolName("jdbc");
         HikariDataSource dataSource = new HikariDataSource(config);
-        migrate(dataSource, "classpath:db/common", "flyway_history_common");
-        if (!serviceMigrations.isBlank()) {
-            migrate(dataSource, serviceMigrations, serviceMigrationsTable);
+        // One service process migrates at a time. Flyway's own lock lives in its history table, which two processes
+        // starting on an empty database both try to create: the second then finds it "already there and empty" and
+        // refuses to baseline (a replica of QueryReplicasIT failed to start so).
+        try (java.sql.Connection lock = dataSource.getConnection(); java.sql.Statement statement = lock.createStatement()) {
+            statement.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK + ")");
+            try {
+                migrate(dataSource, "classpath:db/common", "flyway_history_common");
+                if (!serviceMigrations.isBlank()) {
+                    migrate(dataSource, serviceMigrations, serviceMigrationsTable);
+                }
+            } finally {
+                statement.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK + ")");
+            }
+        } catch (java.sql.SQLException e) {
+            dataSource.close();
+            throw new IllegalStateException("Could not take the migration lock: " + e.getMessage(), e);
         }
         return dataSource;
     }
+
+    /** The advisory lock key the services migrate under ("convo-migrate" in short). */
+    private static final long MIGRATION_LOCK = 0x636f6e766f6d6967L;
 
     private static void migrate(DataSource dataSource, String location, String table) {
         // Separate history tables let each service own its tables; Flyway's lock makes concurrent starts safe.
