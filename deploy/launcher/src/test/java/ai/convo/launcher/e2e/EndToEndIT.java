@@ -233,4 +233,30 @@ class EndToEndIT {
             throw new AssertionError(e);
         }
     }
+
+    /**
+     * An operator's rebuild of a stopped system (what {@code run-local.sh rebuild all --require-identical} runs): the
+     * query service alone rebuilds every projection from the log of the journeys above, finds the new tables
+     * identical to the ones it kept live, exits 0, and the service serves them once started again.
+     */
+    @Test
+    @Order(5)
+    void aStoppedSystemIsRebuiltOfflineIdenticallyAndServesAgain() throws Exception {
+        // given: the query service stopped
+        stack.query.stop();
+
+        // when: it runs as the rebuild command
+        ai.convo.launcher.ServiceProcess rebuild = stack.runQueryCommand(Map.of("APP_REBUILD_NOW", "all",
+                "APP_REBUILD_REQUIRE_IDENTICAL", "true"));
+        int code = rebuild.onExit().get(180, java.util.concurrent.TimeUnit.SECONDS).exitCode();
+
+        // then
+        String output = rebuild.logTail(400);
+        assertThat(code).as(output).isZero();
+        assertThat(output).containsPattern("REBUILD [a-z0-9]{24} done: [0-9]+ events in [0-9.]+ s, identical to the "
+                + "live tables: true");
+        stack.startQuery();
+        JsonNode projects = admin.get("/v2.0/projects").body();
+        assertThat(projects.get("total").intValue()).isGreaterThanOrEqualTo(4);
+    }
 }

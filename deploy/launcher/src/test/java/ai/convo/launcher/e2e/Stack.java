@@ -144,6 +144,16 @@ final class Stack implements AutoCloseable {
         return started;
     }
 
+    /**
+     * Runs the query service once as a command (e.g. {@code APP_REBUILD_NOW}), with the stack's settings and a port of
+     * its own; it exits by itself.
+     */
+    ServiceProcess runQueryCommand(Map<String, String> extra) throws IOException {
+        Map<String, String> env = new HashMap<>(queryEnv);
+        env.putAll(extra);
+        return start("query-service-command", QUERY_JAR, 0, env);
+    }
+
     /** Restarts a command service after a kill; answers once it is healthy. */
     ServiceProcess startCommand(int index) throws IOException {
         ServiceProcess started = start("command-service-" + index, COMMAND_JAR, commandPorts.get(index), Map.of());
