@@ -87,34 +87,40 @@ final class Stack implements AutoCloseable {
             pgDirectory = null;
             db = TestDatabase.newDatabase();
         }
-        for (int i = 0; i < commandCount; i++) {
-            commandPorts.add(freePort());
-            commands.add(start("command-service-" + i, COMMAND_JAR, commandPorts.get(i), Map.of()));
-        }
-        for (int i = 0; i < queryCount; i++) {
-            queryPorts.add(freePort());
-            queries.add(start("query-service-" + i, QUERY_JAR, queryPorts.get(i), queryEnv));
-        }
-        for (int i = 0; i < commandCount; i++) {
-            commands.get(i).awaitHealthy(health(commandPorts.get(i)), Duration.ofSeconds(120));
-        }
-        for (int i = 0; i < queryCount; i++) {
-            queries.get(i).awaitHealthy(ready(queryPorts.get(i)), Duration.ofSeconds(120));
-        }
-        for (int i = 0; i < gatewayCount; i++) {
-            gatewayPorts.add(freePort());
-            Map<String, String> env = new HashMap<>();
-            env.put("SERVER_PORT", Integer.toString(gatewayPorts.get(i)));
-            env.put("COMMAND_SERVICE_URI", layout.gatewaysFrontAll() ? uris(commandPorts)
-                    : "http://127.0.0.1:" + commandPorts.get(i % commandCount));
-            env.put("QUERY_SERVICE_URI", layout.gatewaysFrontAll() ? uris(queryPorts)
-                    : "http://127.0.0.1:" + queryPorts.get(i % queryCount));
-            gateways.add(ServiceProcess.start("gateway-" + i,
-                    home.resolve("deploy/gateway/target/gateway-" + VERSION + "-exec.jar"), env, JVM,
-                    logs.resolve("gateway-" + i + ".log")));
-        }
-        for (int i = 0; i < gatewayCount; i++) {
-            gateways.get(i).awaitHealthy(health(gatewayPorts.get(i)), Duration.ofSeconds(120));
+        // A stack that fails to start stops what it started: the test class never gets it to close.
+        try {
+            for (int i = 0; i < commandCount; i++) {
+                commandPorts.add(freePort());
+                commands.add(start("command-service-" + i, COMMAND_JAR, commandPorts.get(i), Map.of()));
+            }
+            for (int i = 0; i < queryCount; i++) {
+                queryPorts.add(freePort());
+                queries.add(start("query-service-" + i, QUERY_JAR, queryPorts.get(i), queryEnv));
+            }
+            for (int i = 0; i < commandCount; i++) {
+                commands.get(i).awaitHealthy(health(commandPorts.get(i)), Duration.ofSeconds(120));
+            }
+            for (int i = 0; i < queryCount; i++) {
+                queries.get(i).awaitHealthy(ready(queryPorts.get(i)), Duration.ofSeconds(120));
+            }
+            for (int i = 0; i < gatewayCount; i++) {
+                gatewayPorts.add(freePort());
+                Map<String, String> env = new HashMap<>();
+                env.put("SERVER_PORT", Integer.toString(gatewayPorts.get(i)));
+                env.put("COMMAND_SERVICE_URI", layout.gatewaysFrontAll() ? uris(commandPorts)
+                        : "http://127.0.0.1:" + commandPorts.get(i % commandCount));
+                env.put("QUERY_SERVICE_URI", layout.gatewaysFrontAll() ? uris(queryPorts)
+                        : "http://127.0.0.1:" + queryPorts.get(i % queryCount));
+                gateways.add(ServiceProcess.start("gateway-" + i,
+                        home.resolve("deploy/gateway/target/gateway-" + VERSION + "-exec.jar"), env, JVM,
+                        logs.resolve("gateway-" + i + ".log")));
+            }
+            for (int i = 0; i < gatewayCount; i++) {
+                gateways.get(i).awaitHealthy(health(gatewayPorts.get(i)), Duration.ofSeconds(120));
+            }
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
         }
         commandPort = commandPorts.get(0);
         queryPort = queryPorts.get(0);
