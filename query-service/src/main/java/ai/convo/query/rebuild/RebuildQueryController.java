@@ -40,23 +40,25 @@ class RebuildQueryController {
     Mono<ResponseEntity<byte[]>> projections(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = negotiate(exchange, caller);
         return blocking(() -> {
+            // Every processor's segments in one query, then grouped by projection.
+            Map<String, List<Map<String, Object>>> segments = new LinkedHashMap<>();
+            ReadModelTables.PROJECTIONS.keySet().forEach(name -> segments.put(name, new ArrayList<>()));
+            jdbc.query("SELECT processor_name, segment, token, owner FROM token_entry WHERE processor_name = ANY (?) "
+                    + "ORDER BY processor_name, segment", rs -> {
+                        TokenSet.Position position = TokenSet.stored(rs.getBytes(3));
+                        Map<String, Object> segment = new LinkedHashMap<>();
+                        segment.put("segment", rs.getInt(2));
+                        segment.put("position", position.index());
+                        segment.put("gaps", position.gaps().size());
+                        segment.put("owner", rs.getString(4));
+                        segments.get(rs.getString(1)).add(segment);
+                    }, (Object) segments.keySet().toArray(String[]::new));
             List<Map<String, Object>> projections = new ArrayList<>();
             ReadModelTables.PROJECTIONS.forEach((name, projection) -> {
                 Map<String, Object> entry = new LinkedHashMap<>();
                 entry.put("name", name);
                 entry.put("tables", projection.switched());
-                List<Map<String, Object>> segments = new ArrayList<>();
-                jdbc.query("SELECT segment, token, owner FROM token_entry WHERE processor_name = ? ORDER BY segment",
-                        rs -> {
-                            TokenSet.Position position = TokenSet.stored(rs.getBytes(2));
-                            Map<String, Object> segment = new LinkedHashMap<>();
-                            segment.put("segment", rs.getInt(1));
-                            segment.put("position", position.index());
-                            segment.put("gaps", position.gaps().size());
-                            segment.put("owner", rs.getString(3));
-                            segments.add(segment);
-                        }, name);
-                entry.put("segments", segments);
+                entry.put("segments", segments.get(name));
                 projections.add(entry);
             });
             List<Map<String, Object>> rebuilds = jdbc.query("SELECT * FROM projection_rebuild ORDER BY requested_at "

@@ -52,10 +52,6 @@ public class RebuildRunner implements SmartLifecycle {
         this.pollMillis = poll.toMillis();
     }
 
-    String runnerId() {
-        return runnerId;
-    }
-
     @Override
     public void start() {
         running = true;

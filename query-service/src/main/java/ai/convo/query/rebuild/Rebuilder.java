@@ -3,7 +3,6 @@ package ai.convo.query.rebuild;
 import ai.convo.http.media.Renderer;
 import ai.convo.persistence.upcasting.StoredEvents;
 import ai.convo.query.audit.AuditRetention;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -631,9 +630,5 @@ public class Rebuilder {
             tables.addAll(switched ? projection.switched() : projection.scratch());
         }
         return tables;
-    }
-
-    static Timestamp now() {
-        return new Timestamp(System.currentTimeMillis());
     }
 }

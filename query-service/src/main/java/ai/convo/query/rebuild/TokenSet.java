@@ -2,7 +2,6 @@ package ai.convo.query.rebuild;
 
 import ai.convo.http.media.Renderer;
 import ai.convo.query.consistency.ProjectionProgress;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,9 +95,5 @@ record TokenSet(Map<Integer, Position> segments, Segment[] masks, Position[] pos
             segments.put(Integer.parseInt(entry.getKey()), new Position(entry.getValue().get("index").longValue(), gaps));
         }
         return new TokenSet(segments);
-    }
-
-    static List<Integer> ids(TokenSet set) {
-        return new ArrayList<>(set.segments().keySet());
     }
 }
