@@ -48,7 +48,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * ({@link ProjectLookup}), whether the flow is still visible ({@link FlowLookup}: its project may have been
  * deleted) and the flow's intents ({@link FlowIntents}).
  */
-@Aggregate
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
 public class FlowAggregate {
 
     @AggregateIdentifier

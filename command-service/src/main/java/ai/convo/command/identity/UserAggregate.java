@@ -17,7 +17,7 @@ import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.spring.stereotype.Aggregate;
 
 /** A user and the API keys they hold. */
-@Aggregate
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
 public class UserAggregate {
 
     static final int MAX_ACTIVE_KEYS = 50;

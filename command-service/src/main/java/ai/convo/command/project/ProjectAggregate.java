@@ -33,7 +33,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * A project and its locales. Locales live here so that "exactly one primary", "unique names" and
  * "fallbacks never form a cycle" are decided in one consistent place.
  */
-@Aggregate
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
 public class ProjectAggregate {
 
     @AggregateIdentifier

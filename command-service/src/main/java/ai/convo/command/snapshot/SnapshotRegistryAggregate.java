@@ -33,7 +33,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * aggregate. A snapshot's life: pending -> created -> deleting -> gone; pending -> abandoned (its task failed or
  * was cancelled) frees the slot at once.
  */
-@Aggregate
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
 public class SnapshotRegistryAggregate {
 
     enum Status { PENDING, CREATED, DELETING }

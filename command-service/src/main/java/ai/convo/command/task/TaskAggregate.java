@@ -37,7 +37,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * the starts, and every command of a runner names its attempt, so a runner that lost its lease (and was replaced)
  * can change nothing any more.
  */
-@Aggregate
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
 public class TaskAggregate {
 
     @AggregateIdentifier

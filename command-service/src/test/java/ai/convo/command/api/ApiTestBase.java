@@ -42,6 +42,8 @@ public abstract class ApiTestBase {
         registry.add("BOOTSTRAP_ADMIN_EMAIL", () -> ADMIN_EMAIL);
         registry.add("BOOTSTRAP_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
         registry.add("BOOTSTRAP_API_KEY", () -> ADMIN_KEY);
+        // Every aggregate with a few events is snapshotted, so the whole suite also runs on loads from snapshots.
+        registry.add("app.aggregates.snapshot-threshold", () -> "3");
     }
 
     @Autowired

@@ -1,5 +1,8 @@
 package ai.convo.persistence;
 
+import ai.convo.persistence.snapshots.AggregateShapes;
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import tools.jackson.databind.MapperFeature;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.jackson3.Jackson3Serializer;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -31,6 +34,27 @@ public class AxonSerializers {
     @Primary
     public Serializer serializer() {
         return jackson3();
+    }
+
+    /**
+     * Aggregate snapshots: an aggregate's state is its fields (no getters, no setters), and a snapshot's revision is
+     * the fingerprint of the aggregate's shape ({@link AggregateShapes}), so a snapshot of another shape is ignored.
+     */
+    @Bean
+    @Qualifier("snapshotSerializer")
+    public Serializer snapshotSerializer() {
+        return Jackson3Serializer.builder()
+                .revisionResolver(new AggregateShapes())
+                .jsonMapperBuilderCustomizer(builder -> builder.polymorphicTypeValidator(TYPES)
+                        // aggregates keep their collections in final fields
+                        .enable(MapperFeature.ALLOW_FINAL_FIELDS_AS_MUTATORS)
+                        .annotationIntrospector(AggregateShapes.introspector())
+                        .changeDefaultVisibility(checker -> checker
+                                .withFieldVisibility(JsonAutoDetect.Visibility.ANY)
+                                .withGetterVisibility(JsonAutoDetect.Visibility.NONE)
+                                .withIsGetterVisibility(JsonAutoDetect.Visibility.NONE)
+                                .withSetterVisibility(JsonAutoDetect.Visibility.NONE)))
+                .build();
     }
 
     @Bean

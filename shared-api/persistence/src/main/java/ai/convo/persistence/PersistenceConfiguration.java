@@ -1,5 +1,6 @@
 package ai.convo.persistence;
 
+import ai.convo.persistence.snapshots.AggregateShapes;
 import ai.convo.persistence.upcasting.EventUpcasters;
 import ai.convo.persistence.upcasting.StoredEvents;
 import com.zaxxer.hikari.HikariConfig;
@@ -196,14 +197,15 @@ public class PersistenceConfiguration {
      * upcaster chain is the one every raw reader of the store uses too ({@link StoredEvents}).
      */
     @Bean
-    public EventStorageEngine eventStorageEngine(@Qualifier("serializer") Serializer serializer,
+    public EventStorageEngine eventStorageEngine(@Qualifier("snapshotSerializer") Serializer snapshotSerializer,
                                                  @Qualifier("eventSerializer") Serializer eventSerializer,
                                                  ConnectionProvider connectionProvider,
                                                  TransactionManager axonTransactionManager,
                                                  EventSchema eventSchema,
                                                  StoredEvents storedEvents) {
         return JdbcEventStorageEngine.builder()
-                .snapshotSerializer(serializer)
+                .snapshotSerializer(snapshotSerializer)
+                .snapshotFilter(AggregateShapes.filter(PersistenceConfiguration.class.getClassLoader()))
                 .eventSerializer(eventSerializer)
                 .upcasterChain(storedEvents.chain())
                 .persistenceExceptionResolver(new UniqueViolations())
