@@ -11,6 +11,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
@@ -114,7 +115,7 @@ public class AuditEventQueryController {
             condition(where, binds, key, "occurred_at < :until", "until", until);
         }
         Scope scope = new Scope(where.toString(), binds, key.toString());
-        return reads.page(exchange, media, LIST, request, scope, Mono.just(true), "Organisation " + org, wire);
+        return reads.page(exchange, media, LIST, request, scope, null, wire);
     }
 
     @GetMapping("/v2.0/auditevents/{auditEventId}")

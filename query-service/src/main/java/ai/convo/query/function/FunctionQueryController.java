@@ -9,6 +9,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
@@ -53,8 +54,7 @@ public class FunctionQueryController {
                 ? new Scope("organisation_id = :org", Map.of("org", org), "functions|" + org)
                 : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
                         "functions|" + org + "|" + projectId);
-        return reads.page(exchange, media, LIST, request, scope, reads.exists("project_view", projectId, org),
-                "Project " + projectId, FunctionQueryController::wire);
+        return reads.page(exchange, media, LIST, request, scope, Parent.row("project_view", projectId, org, "Project " + projectId), FunctionQueryController::wire);
     }
 
     @GetMapping("/v2.0/functions/{functionId}")

@@ -11,6 +11,7 @@ import ai.convo.query.web.ReadModel;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
@@ -132,16 +133,9 @@ public class HistoryQueryController {
         }
         Scope scope = new Scope(where.toString(), binds, "history|" + org + "|" + resourceType + "|" + id);
         String path = parents.isEmpty() ? "" : " under " + parents;
-        return reads.page(exchange, media, LIST, request, scope, exists(where.toString(), binds),
-                what + " " + id + path, this::wire);
-    }
-
-    private Mono<Boolean> exists(String where, Map<String, Object> binds) {
-        DatabaseClient.GenericExecuteSpec spec = db.sql("SELECT 1 FROM event_history_view WHERE " + where + " LIMIT 1");
-        for (Map.Entry<String, Object> bind : binds.entrySet()) {
-            spec = spec.bind(bind.getKey(), bind.getValue());
-        }
-        return spec.map(row -> true).one().defaultIfEmpty(false);
+        // The resource is visible when the organisation has any event of it (its deletion included).
+        return reads.page(exchange, media, LIST, request, scope, new Parent("SELECT 1 FROM event_history_view WHERE "
+                + where + " LIMIT 1", binds, what + " " + id + path), this::wire);
     }
 
     Map<String, Object> wire(Readable row) {

@@ -12,6 +12,7 @@ import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.LinkedHashMap;
@@ -49,7 +50,7 @@ public class ApiKeyQueryController {
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
         Scope scope = new Scope("user_id = :user AND revoked_at IS NULL", Map.of("user", caller.userId()),
                 "apikeys|" + caller.userId());
-        return reads.page(exchange, media, LIST, request, scope, Mono.just(true), "", ApiKeyQueryController::wire);
+        return reads.page(exchange, media, LIST, request, scope, null, ApiKeyQueryController::wire);
     }
 
     /** One of the caller's own active keys; anyone else's, or a revoked one, is a 404. */

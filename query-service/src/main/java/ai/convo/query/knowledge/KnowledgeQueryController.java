@@ -14,6 +14,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.LinkedHashMap;
@@ -70,8 +71,7 @@ public class KnowledgeQueryController {
                 ? new Scope("organisation_id = :org", Map.of("org", org), "knowledgestores|" + org)
                 : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
                         "knowledgestores|" + org + "|" + projectId);
-        return reads.page(exchange, media, STORES, request, scope, reads.exists("project_view", projectId, org),
-                "Project " + projectId, KnowledgeQueryController::store);
+        return reads.page(exchange, media, STORES, request, scope, Parent.row("project_view", projectId, org, "Project " + projectId), KnowledgeQueryController::store);
     }
 
     @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}")
@@ -90,7 +90,7 @@ public class KnowledgeQueryController {
         Scope scope = new Scope("organisation_id = :org AND store_id = :store", Map.of("org", org, "store", knowledgeStoreId),
                 "knowledgesources|" + org + "|" + knowledgeStoreId);
         return reads.page(exchange, media, SOURCES, request, scope,
-                reads.exists("knowledge_store_view", knowledgeStoreId, org), "Knowledge store " + knowledgeStoreId,
+                Parent.row("knowledge_store_view", knowledgeStoreId, org, "Knowledge store " + knowledgeStoreId),
                 KnowledgeQueryController::source);
     }
 

@@ -9,6 +9,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
@@ -52,8 +53,7 @@ public class LocaleQueryController {
                 ? new Scope("organisation_id = :org", Map.of("org", org), "locales|" + org)
                 : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
                         "locales|" + org + "|" + projectId);
-        return reads.page(exchange, media, LIST, request, scope, reads.exists("project_view", projectId, org),
-                "Project " + projectId, LocaleQueryController::wire);
+        return reads.page(exchange, media, LIST, request, scope, Parent.row("project_view", projectId, org, "Project " + projectId), LocaleQueryController::wire);
     }
 
     @GetMapping("/v2.0/locales/{localeId}")

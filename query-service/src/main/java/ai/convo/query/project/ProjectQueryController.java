@@ -8,6 +8,7 @@ import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
@@ -43,7 +44,7 @@ public class ProjectQueryController {
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
         Scope scope = new Scope("organisation_id = :org", Map.of("org", caller.organisationId()),
                 "projects|" + caller.organisationId());
-        return reads.page(exchange, media, LIST, request, scope, Mono.just(true), "", ProjectQueryController::wire);
+        return reads.page(exchange, media, LIST, request, scope, null, ProjectQueryController::wire);
     }
 
     @GetMapping("/v2.0/projects/{projectId}")

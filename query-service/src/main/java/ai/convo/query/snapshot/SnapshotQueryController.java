@@ -8,6 +8,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.LinkedHashMap;
@@ -48,8 +49,7 @@ public class SnapshotQueryController {
                 ? new Scope("organisation_id = :org", Map.of("org", org), "snapshots|" + org)
                 : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
                         "snapshots|" + org + "|" + projectId);
-        return reads.page(exchange, media, LIST, request, scope, reads.exists("project_view", projectId, org),
-                "Project " + projectId, SnapshotQueryController::wire);
+        return reads.page(exchange, media, LIST, request, scope, Parent.row("project_view", projectId, org, "Project " + projectId), SnapshotQueryController::wire);
     }
 
     @GetMapping("/v2.0/snapshots/{snapshotId}")

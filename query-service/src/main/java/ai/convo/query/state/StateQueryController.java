@@ -12,6 +12,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Arrays;
@@ -60,8 +61,7 @@ public class StateQueryController {
         String org = caller.organisationId();
         Scope scope = new Scope("organisation_id = :org AND flow_id = :flow", Map.of("org", org, "flow", flowId),
                 "states|" + org + "|" + flowId);
-        return reads.page(exchange, media, LIST, request, scope, reads.exists("flow_view", flowId, org),
-                "Flow " + flowId, StateQueryController::wire);
+        return reads.page(exchange, media, LIST, request, scope, Parent.row("flow_view", flowId, org, "Flow " + flowId), StateQueryController::wire);
     }
 
     /** One state; a state of another flow (or another organisation) is a 404 like a missing one. */

@@ -12,6 +12,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
@@ -54,8 +55,7 @@ public class TokenQueryController {
         String org = caller.organisationId();
         Scope scope = new Scope("organisation_id = :org AND project_id = :project AND NOT is_default",
                 Map.of("org", org, "project", projectId), "tokens|" + org + "|" + projectId);
-        return reads.page(exchange, media, LIST, request, scope, reads.exists("project_view", projectId, org),
-                "Project " + projectId, TokenQueryController::wire);
+        return reads.page(exchange, media, LIST, request, scope, Parent.row("project_view", projectId, org, "Project " + projectId), TokenQueryController::wire);
     }
 
     /** One token of the project, default tokens included. */

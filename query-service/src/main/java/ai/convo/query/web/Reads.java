@@ -8,6 +8,7 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.query.consistency.ReadYourWrites;
 import ai.convo.query.web.list.KeysetLists;
+import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.ListDefinition;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -102,25 +103,12 @@ public class Reads {
     }
 
     /**
-     * A page of {@code list} within {@code scope}. {@code parent} says whether the parent (e.g. the project
-     * named in the query) exists for this organisation; {@code parentWhat} names it in the 404.
+     * A page of {@code list} within {@code scope}, under {@code parent} (null: none), which must be visible to the
+     * caller or the answer is a 404 naming it. The one shape of every list route: one statement per page.
      */
     public Mono<ResponseEntity<byte[]>> page(ServerWebExchange exchange, ApiMedia media, ListDefinition list,
-                                             ListRequest request, Scope scope, Mono<Boolean> parent, String parentWhat,
+                                             ListRequest request, Scope scope, Parent parent,
                                              Function<Readable, Map<String, Object>> mapper) {
-        return parent
-                .flatMap(visible -> visible ? lists.page(list, scope, request, mapper)
-                        : Mono.error(ApiProblem.notFound(parentWhat + " does not exist.")))
-                .map(page -> ListResponses.page(exchange, media, page));
-    }
-
-    /** Whether a row with this id belongs to the organisation; the usual parent check of a list. */
-    public Mono<Boolean> exists(String table, String id, String organisationId) {
-        if (id == null) {
-            return Mono.just(true);
-        }
-        return db.sql("SELECT 1 FROM " + table + " WHERE id = :id AND organisation_id = :org")
-                .bind("id", id).bind("org", organisationId)
-                .map(row -> true).one().defaultIfEmpty(false);
+        return lists.page(list, scope, request, parent, mapper).map(page -> ListResponses.page(exchange, media, page));
     }
 }

@@ -47,6 +47,7 @@ public class KeysetLists {
      * no write: its row is younger than {@link #REFRESH_AFTER_NANOS} plus the refresh margin, far from expiry.
      */
     private final ConcurrentHashMap<String, Long> stored = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Cursor, String> ids = new ConcurrentHashMap<>();
     static final long REFRESH_AFTER_NANOS = 3_600_000_000_000L;
     static final int MAX_REMEMBERED = 100_000;
 
@@ -68,10 +69,19 @@ public class KeysetLists {
 
     public Mono<Page> page(ListDefinition list, Scope scope, ListRequest request,
                            Function<Readable, Map<String, Object>> mapper) {
+        return page(list, scope, request, null, mapper);
+    }
+
+    /**
+     * A page of the list, or a 404 naming {@code parent} when the parent is not visible (null: the list has none).
+     * The parent check, the total and the rows are one statement.
+     */
+    public Mono<Page> page(ListDefinition list, Scope scope, ListRequest request, Parent parent,
+                           Function<Readable, Map<String, Object>> mapper) {
         String cursorId = request.next() != null ? request.next() : request.previous();
         if (cursorId == null) {
             List<SortKey> sort = request.sort().isEmpty() ? List.of(new SortKey("createdAt", true)) : request.sort();
-            return fetch(list, scope, request, sort, request.filter(), null, mapper);
+            return fetch(list, scope, request, sort, request.filter(), null, parent, mapper);
         }
         return loadCursor(cursorId).flatMap(cursor -> {
             if (!cursor.listKey().equals(scope.key())) {
@@ -86,12 +96,12 @@ public class KeysetLists {
                 return Mono.error(ApiProblem.invalidParameter("filter",
                         "The cursor continues a list with another filter; omit filter or give the same one."));
             }
-            return fetch(list, scope, request, cursor.sort(), cursor.filter(), cursor, mapper);
+            return fetch(list, scope, request, cursor.sort(), cursor.filter(), cursor, parent, mapper);
         });
     }
 
     private Mono<Page> fetch(ListDefinition list, Scope scope, ListRequest request, List<SortKey> sort, String filter,
-                             Cursor cursor, Function<Readable, Map<String, Object>> mapper) {
+                             Cursor cursor, Parent parent, Function<Readable, Map<String, Object>> mapper) {
         List<Key> keys = keys(list, sort);
         boolean forward = cursor == null || cursor.forward();
         Map<String, Object> binds = new LinkedHashMap<>(scope.binds());
@@ -102,34 +112,65 @@ public class KeysetLists {
         }
         String countSql = filter == null && scope.totalSql() != null ? scope.totalSql()
                 : "SELECT count(*) AS total FROM " + list.table() + " WHERE " + where;
-        Map<String, Object> countBinds = new LinkedHashMap<>(binds);
         if (cursor != null) {
             where.append(" AND (").append(keyset(keys, forward, cursor.values(), binds)).append(')');
         }
-        StringBuilder sql = new StringBuilder("SELECT *");
+        StringBuilder page = new StringBuilder("SELECT *, 1 AS list_row");
         for (int i = 0; i < keys.size(); i++) {
-            sql.append(", ").append(keys.get(i).column().sql()).append(" AS k").append(i);
+            page.append(", ").append(keys.get(i).column().sql()).append(" AS k").append(i);
         }
-        sql.append(" FROM ").append(list.table()).append(" WHERE ").append(where).append(" ORDER BY ");
+        page.append(" FROM ").append(list.table()).append(" WHERE ").append(where).append(" ORDER BY ");
+        StringBuilder order = new StringBuilder();
         for (int i = 0; i < keys.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append(keys.get(i).column().sql())
-                    .append(keys.get(i).ascending() == forward ? " ASC" : " DESC");
+            String direction = keys.get(i).ascending() == forward ? " ASC" : " DESC";
+            page.append(i == 0 ? "" : ", ").append(keys.get(i).column().sql()).append(direction);
+            order.append(i == 0 ? "" : ", ").append("p.k").append(i).append(direction);
         }
-        sql.append(" LIMIT ").append(request.limit() + 1);
+        page.append(" LIMIT ").append(request.limit() + 1);
         if (cursor == null && request.skip() > 0) {
-            sql.append(" OFFSET ").append(request.skip());
+            page.append(" OFFSET ").append(request.skip());
         }
-
-        // Never empty: an empty total (a kept count whose parent row just went) would end the zip at once, cancel
-        // the rows query in flight and answer nothing instead of an empty page.
-        Mono<Long> total = bind(rowsDb.sql(countSql), countBinds).map(row -> row.get("total", Long.class)).one()
-                .defaultIfEmpty(0L);
-        Mono<List<Row>> rows = bind(rowsDb.sql(sql.toString()), binds)
-                .map(row -> new Row(mapper.apply(row), boundary(row, keys)))
+        if (parent != null) {
+            binds.putAll(parent.binds());
+        }
+        // One statement: whether the parent is visible, the total (0 when a kept count has no row), and the rows,
+        // which are only read when the parent is visible. With no row, one row of NULLs carries the first two.
+        String sql = "SELECT m.list_visible, m.list_total, p.* FROM (SELECT "
+                + (parent == null ? "TRUE" : "EXISTS (" + parent.existsSql() + ")") + " AS list_visible, "
+                + "coalesce((SELECT t.total FROM (" + countSql + ") t LIMIT 1), 0) AS list_total) m "
+                + "LEFT JOIN LATERAL (" + page + ") p ON m.list_visible ORDER BY " + order;
+        // Only the first row carries what the page needs once, and only the first and the limit-th row can bound a
+        // cursor (a row past the limit only says there is more): the rest are not decoded for it.
+        int[] index = {0};
+        int last = request.limit() - 1;
+        Mono<Fetched> fetched = bind(rowsDb.sql(sql), binds)
+                .map(row -> {
+                    int i = index[0]++;
+                    boolean visible = i > 0 || Boolean.TRUE.equals(row.get("list_visible", Boolean.class));
+                    Long total = i == 0 ? row.get("list_total", Long.class) : null;
+                    if (row.get("list_row", Integer.class) == null) {
+                        return new Fetched(visible, total, null);
+                    }
+                    return new Fetched(visible, total, new Row(mapper.apply(row),
+                            i == 0 || i == last ? boundary(row, keys) : null));
+                })
                 .all()
-                .collectList();
-        return Mono.zip(rows, total).flatMap(result -> {
-            List<Row> found = new ArrayList<>(result.getT1());
+                .collectList()
+                .flatMap(all -> {
+                    if (all.isEmpty() || !all.get(0).visible()) {
+                        return Mono.error(ApiProblem.notFound((parent == null ? "The list" : parent.what())
+                                + " does not exist."));
+                    }
+                    List<Row> found = new ArrayList<>();
+                    all.forEach(one -> {
+                        if (one.row() != null) {
+                            found.add(one.row());
+                        }
+                    });
+                    return Mono.just(new Fetched(true, all.get(0).total(), null, found));
+                });
+        return fetched.flatMap(result -> {
+            List<Row> found = new ArrayList<>(result.rows());
             boolean more = found.size() > request.limit();
             if (more) {
                 found.remove(found.size() - 1);
@@ -176,14 +217,22 @@ public class KeysetLists {
             if (previous != null) {
                 toStore.add(previous);
             }
-            String nextId = next == null ? null : idOf(next);
-            String previousId = previous == null ? null : idOf(previous);
+            String nextId = next == null ? null : id(next);
+            String previousId = previous == null ? null : id(previous);
             List<Map<String, Object>> items = found.stream().map(Row::item).toList();
-            return storeCursors(toStore).thenReturn(new Page(items, result.getT2(), nextId, previousId));
+            return storeCursors(toStore).thenReturn(new Page(items, result.total() == null ? 0 : result.total(),
+                    nextId, previousId));
         });
     }
 
     private record Row(Map<String, Object> item, List<Object> boundary) {
+    }
+
+    /** A result row of the list statement, or (with rows) the whole result. */
+    private record Fetched(boolean visible, Long total, Row row, List<Row> rows) {
+        Fetched(boolean visible, Long total, Row row) {
+            this(visible, total, row, null);
+        }
     }
 
     private static List<Key> keys(ListDefinition list, List<SortKey> sort) {
@@ -260,7 +309,7 @@ public class KeysetLists {
     private Mono<Void> storeCursors(List<Cursor> all) {
         long now = System.nanoTime();
         List<Cursor> cursors = all.stream().filter(cursor -> {
-            Long at = stored.get(idOf(cursor));
+            Long at = stored.get(id(cursor));
             return at == null || now - at > REFRESH_AFTER_NANOS;
         }).toList();
         if (cursors.isEmpty()) {
@@ -275,13 +324,13 @@ public class KeysetLists {
         DatabaseClient.GenericExecuteSpec spec = cursorsDb.sql(sql.toString());
         for (int i = 0; i < cursors.size(); i++) {
             Cursor cursor = cursors.get(i);
-            spec = spec.bind("id" + i, idOf(cursor)).bind("key" + i, cursor.listKey()).bind("payload" + i, payload(cursor));
+            spec = spec.bind("id" + i, id(cursor)).bind("key" + i, cursor.listKey()).bind("payload" + i, payload(cursor));
         }
         return spec.then().doOnSuccess(done -> {
             if (stored.size() >= MAX_REMEMBERED) {
                 stored.clear();
             }
-            cursors.forEach(cursor -> stored.put(idOf(cursor), now));
+            cursors.forEach(cursor -> stored.put(id(cursor), now));
         });
     }
 
@@ -330,6 +379,20 @@ public class KeysetLists {
         JsonNode filter = node.get("filter");
         return new Cursor(listKey, sort, filter == null || filter.isNull() ? null : filter.stringValue(),
                 node.get("forward").booleanValue(), values);
+    }
+
+    /** The id of a cursor, remembered: a page read again hands out the same cursors. */
+    private String id(Cursor cursor) {
+        String known = ids.get(cursor);
+        if (known != null) {
+            return known;
+        }
+        if (ids.size() >= MAX_REMEMBERED) {
+            ids.clear();
+        }
+        String id = idOf(cursor);
+        ids.put(cursor, id);
+        return id;
     }
 
     static String idOf(Cursor cursor) {
