@@ -15,7 +15,7 @@
 # Needs: wrk and pgbench/psql (apt-get install wrk postgresql-client), the built jars.
 # Env: RUNS (3), WARMUP (30 s), DURATION (10 s), CONNECTIONS (32), HISTORY (100000), INTENTS (2000),
 #      CALL_RECORDS (200000), SNAPSHOT_SCALE (1), BENCH_DIR (a fresh temporary directory), PROFILE (0; 1 records a
-#      JFR profile of the command and query service during the first measured command and list runs).
+#      JFR profile of the command and query services during one more command run and token-list run, not measured).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT=$(pwd)
@@ -104,7 +104,7 @@ until curl -s -o /dev/null "http://localhost:$NOCACHE_PORT/new/v2.0/projects"; d
 # wrk url seconds connections [script] -> "rps p50ms p99ms non2xx"
 run() {
   local out
-  out=$(wrk -t2 -c"$3" -d"$2"s --latency ${4:+-s "$4"} -H "X-API-Key: $API_KEY" -H "Accept: application/json" "$1")
+  out=$(wrk -t"$(( $3 < 2 ? 1 : 2 ))" -c"$3" -d"$2"s --latency ${4:+-s "$4"} -H "X-API-Key: $API_KEY" -H "Accept: application/json" "$1")
   echo "$out" | awk '
     function ms(v) { if (v ~ /ms$/) { sub("ms", "", v); return v } if (v ~ /us$/) { sub("us", "", v); return v / 1000 }
                      if (v ~ /s$/) { sub("s", "", v); return v * 1000 } return v }
@@ -116,17 +116,16 @@ pg_append() { # clients seconds -> tps
     awk '/^tps/ { printf "%.0f\n", $3 }'
 }
 # The ceiling: an Axon-shaped append (read the aggregate's last sequence number, insert a ~600-byte event, commit)
-# into a scratch copy of the event table (its own sequence, none of our triggers).
+# into a scratch copy of the event table (its own sequence, none of our triggers); each client its own aggregate.
 $PSQL -c "CREATE SEQUENCE bench_append_seq; CREATE TABLE bench_event_entry (LIKE domain_event_entry INCLUDING
   CONSTRAINTS INCLUDING INDEXES); ALTER TABLE bench_event_entry ALTER COLUMN global_index SET DEFAULT nextval('bench_append_seq')"
 cat > "$BENCH_DIR/append.sql" << 'EOF'
-\set agg random(1, 64)
 BEGIN;
-SELECT max(sequence_number) FROM bench_event_entry WHERE aggregate_identifier = 'agg' || :agg;
+SELECT max(sequence_number) FROM bench_event_entry WHERE aggregate_identifier = 'agg' || :client_id;
 INSERT INTO bench_event_entry (event_identifier, aggregate_identifier, sequence_number, type, time_stamp, payload_type,
   payload_revision, payload, meta_data)
-VALUES (gen_random_uuid()::text, 'agg' || :agg, (SELECT coalesce(max(sequence_number), -1) + 1 FROM bench_event_entry
-  WHERE aggregate_identifier = 'agg' || :agg), 'ProjectAggregate', '2026-11-25T00:00:00Z',
+VALUES (gen_random_uuid()::text, 'agg' || :client_id, (SELECT coalesce(max(sequence_number), -1) + 1 FROM bench_event_entry
+  WHERE aggregate_identifier = 'agg' || :client_id), 'ProjectAggregate', '2026-11-25T00:00:00Z',
   'ai.convo.contract.locale.LocaleUpdatedEvent', NULL, convert_to(repeat('x', 600), 'UTF8'), convert_to('{}', 'UTF8'));
 COMMIT;
 EOF
@@ -158,12 +157,9 @@ for i in $(seq 1 "$RUNS"); do
   log "run $i of $RUNS"
   echo "base $(run "$BASE" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "ceiling $(pg_append "$CONNECTIONS" "$DURATION")" >> "$BENCH_DIR/runs.$i"
-  [ "$i" = 1 ] && profile start commands
   echo "commands $(LOCALES="$BENCH_DIR/locales.txt" run "http://localhost:$PORT" "$DURATION" "$CONNECTIONS" deploy/bench/patch.lua)" >> "$BENCH_DIR/runs.$i"
-  [ "$i" = 1 ] && profile stop commands
-  [ "$i" = 1 ] && profile start lists
+  echo "commands-direct $(LOCALES="$BENCH_DIR/locales.txt" run "http://localhost:$COMMAND_PORT" "$DURATION" "$CONNECTIONS" deploy/bench/patch.lua)" >> "$BENCH_DIR/runs.$i"
   echo "tokens $(run "$TOKEN_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
-  [ "$i" = 1 ] && profile stop lists
   echo "intents $(run "$INTENT_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   for history in small big; do
     echo "h-cached-$history $(LOCALES="$BENCH_DIR/$history.txt" run "http://localhost:$COMMAND_PORT" "$DURATION" 1 deploy/bench/patch.lua)" >> "$BENCH_DIR/runs.$i"
@@ -171,6 +167,16 @@ for i in $(seq 1 "$RUNS"); do
   done
   cat "$BENCH_DIR/runs.$i" >&2
 done
+
+if [ "$PROFILE" = 1 ]; then  # after the measured runs: JFR's profile settings slow these services several-fold
+  log "profiled runs (not measured)"
+  profile start commands
+  LOCALES="$BENCH_DIR/locales.txt" run "http://localhost:$PORT" "$DURATION" "$CONNECTIONS" deploy/bench/patch.lua > /dev/null
+  profile stop commands
+  profile start lists
+  run "$TOKEN_LIST" "$DURATION" "$CONNECTIONS" > /dev/null
+  profile stop lists
+fi
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 col() { cat "$BENCH_DIR"/runs.* | awk -v k="$1" -v c="$2" '$1 == k {print $c}' | median; }
@@ -196,6 +202,7 @@ fi
   echo "| what (medians of $RUNS interleaved runs of ${DURATION}s after ${WARMUP}s warm-up, $CONNECTIONS connections) | figure | same-run baseline | ratio |"
   echo "|---|---|---|---|"
   echo "| commands: PATCH of 64 locales through the gateway | $(col commands 2) req/s, p50 $(col commands 3) ms, p99 $(col commands 4) ms, non-2xx $(col commands 5) | append ceiling (pgbench) $(col ceiling 2)/s | $(pct "$(ratio commands 2 ceiling 2)") |"
+  echo "| the same, directly on the command service (no gateway) | $(col commands-direct 2) req/s, p50 $(col commands-direct 3) ms, p99 $(col commands-direct 4) ms, non-2xx $(col commands-direct 5) | append ceiling (pgbench) $(col ceiling 2)/s | $(pct "$(ratio commands-direct 2 ceiling 2)") |"
   echo "| uncached list: 36 tokens, limit=25, on the query service | $(col tokens 2) req/s, p50 $(col tokens 3) ms, p99 $(col tokens 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio tokens 2 base 2)") |"
   echo "| cached list: intents of a flow of $INTENTS, limit=25, on the query service | $(col intents 2) req/s, p50 $(col intents 3) ms, p99 $(col intents 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio intents 2 base 2)") |"
   echo "| PATCH latency, 1 connection, aggregate cache on: $BIG_EVENTS-event project vs a fresh one (now $SMALL_EVENTS events) | p50 $(col h-cached-big 3) ms, p99 $(col h-cached-big 4) ms | p50 $(col h-cached-small 3) ms, p99 $(col h-cached-small 4) ms | $(ratio h-cached-big 3 h-cached-small 3)× |"

@@ -2,6 +2,7 @@ package ai.convo.command.eventsourcing;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.SoftReference;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +18,8 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
  * transaction), and a stale one is dropped and loaded anew (snapshot and the events after it). A decision, a refusal
  * included, is therefore always taken on the latest committed state. An append that still races another replica
  * fails on the sequence number, rolls back (which evicts the entry) and is decided again.
- * Least recently used entries go first beyond {@code capacity}.
+ * Least recently used entries go first beyond {@code capacity}; entries are soft references, so a heap under
+ * pressure drops aggregates (to be loaded again) before it runs out.
  */
 public class FreshAggregateCache implements Cache {
 
@@ -33,13 +35,13 @@ public class FreshAggregateCache implements Cache {
     }
 
     private final EventStore eventStore;
-    private final Map<Object, Object> entries;
+    private final Map<Object, SoftReference<Object>> entries;
 
     public FreshAggregateCache(EventStore eventStore, int capacity) {
         this.eventStore = eventStore;
         this.entries = new LinkedHashMap<>(256, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<Object, Object> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<Object, SoftReference<Object>> eldest) {
                 return size() > capacity;
             }
         };
@@ -48,12 +50,14 @@ public class FreshAggregateCache implements Cache {
     @Override
     @SuppressWarnings("unchecked")
     public <K, V> V get(K key) {
-        Object value;
+        SoftReference<Object> reference;
         synchronized (entries) {
-            value = entries.get(key);
+            reference = entries.get(key);
         }
-        if (value instanceof AggregateCacheEntry<?> entry && !current(key.toString(), entry)) {
-            remove(key, value);
+        Object value = reference == null ? null : reference.get();
+        if (reference != null && (value == null
+                || value instanceof AggregateCacheEntry<?> entry && !current(key.toString(), entry))) {
+            remove(key, reference);
             return null;
         }
         return (V) value;
@@ -66,11 +70,7 @@ public class FreshAggregateCache implements Cache {
         return cached != null && stored.isPresent() && stored.get().equals(cached);
     }
 
-    static Long versionOf(AggregateCacheEntry<?> entry) {
-        return (Long) VERSION.get(entry);
-    }
-
-    private void remove(Object key, Object value) {
+    private void remove(Object key, SoftReference<Object> value) {
         synchronized (entries) {
             entries.remove(key, value);
         }
@@ -79,14 +79,19 @@ public class FreshAggregateCache implements Cache {
     @Override
     public void put(Object key, Object value) {
         synchronized (entries) {
-            entries.put(key, value);
+            entries.put(key, new SoftReference<>(value));
         }
     }
 
     @Override
     public boolean putIfAbsent(Object key, Object value) {
         synchronized (entries) {
-            return entries.putIfAbsent(key, value) == null;
+            SoftReference<Object> current = entries.get(key);
+            if (current != null && current.get() != null) {
+                return false;
+            }
+            entries.put(key, new SoftReference<>(value));
+            return true;
         }
     }
 
@@ -107,7 +112,8 @@ public class FreshAggregateCache implements Cache {
     @Override
     public boolean containsKey(Object key) {
         synchronized (entries) {
-            return entries.containsKey(key);
+            SoftReference<Object> reference = entries.get(key);
+            return reference != null && reference.get() != null;
         }
     }
 
