@@ -153,14 +153,22 @@ profile() { # start|stop name
   done
 }
 
+caught_up() { # until every processor has read past the newest event (a principal's reads wait for its writes)
+  local last; last=$($PSQL -c "SELECT max(global_index) FROM domain_event_entry")
+  until [ "$($PSQL -c "SELECT count(*) FROM token_entry t WHERE t.token IS NOT NULL AND
+            (convert_from(t.token, 'UTF8')::jsonb ->> 'index')::bigint < $last")" = "0" ]; do sleep 1; done
+}
+
+# Each run: the reads first (on a caught-up system), then the writes, then catching up again.
 for i in $(seq 1 "$RUNS"); do
   log "run $i of $RUNS"
+  caught_up
   echo "base $(run "$BASE" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
+  echo "tokens $(run "$TOKEN_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
+  echo "intents $(run "$INTENT_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "ceiling $(pg_append "$CONNECTIONS" "$DURATION")" >> "$BENCH_DIR/runs.$i"
   echo "commands $(LOCALES="$BENCH_DIR/locales.txt" run "http://localhost:$PORT" "$DURATION" "$CONNECTIONS" deploy/bench/patch.lua)" >> "$BENCH_DIR/runs.$i"
   echo "commands-direct $(LOCALES="$BENCH_DIR/locales.txt" run "http://localhost:$COMMAND_PORT" "$DURATION" "$CONNECTIONS" deploy/bench/patch.lua)" >> "$BENCH_DIR/runs.$i"
-  echo "tokens $(run "$TOKEN_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
-  echo "intents $(run "$INTENT_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   for history in small big; do
     echo "h-cached-$history $(LOCALES="$BENCH_DIR/$history.txt" run "http://localhost:$COMMAND_PORT" "$DURATION" 1 deploy/bench/patch.lua)" >> "$BENCH_DIR/runs.$i"
     echo "h-nocache-$history $(LOCALES="$BENCH_DIR/$history.txt" run "http://localhost:$NOCACHE_PORT" "$DURATION" 1 deploy/bench/patch.lua)" >> "$BENCH_DIR/runs.$i"
@@ -173,6 +181,7 @@ if [ "$PROFILE" = 1 ]; then  # after the measured runs: JFR's profile settings s
   profile start commands
   LOCALES="$BENCH_DIR/locales.txt" run "http://localhost:$PORT" "$DURATION" "$CONNECTIONS" deploy/bench/patch.lua > /dev/null
   profile stop commands
+  caught_up
   profile start lists
   run "$TOKEN_LIST" "$DURATION" "$CONNECTIONS" > /dev/null
   profile stop lists

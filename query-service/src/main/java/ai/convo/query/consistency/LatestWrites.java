@@ -71,8 +71,7 @@ public class LatestWrites {
     }
 
     private Mono<Map<String, Long>> overPool(String[] keys) {
-        return db.sql("SELECT principal_key, max(position) AS position FROM principal_write "
-                        + "WHERE principal_key = ANY(:keys) GROUP BY principal_key")
+        return db.sql(ConsistencyChannel.LOOKUP.replace("$1::text[]", "CAST(:keys AS text[])"))
                 .bind("keys", keys)
                 .map(row -> Map.entry(row.get("principal_key", String.class), row.get("position", Long.class)))
                 .all()
