@@ -98,6 +98,7 @@ until [ "$($PSQL -c "SELECT count(*) FROM token_entry t WHERE t.token IS NOT NUL
 APP_AGGREGATES_CACHED=0 SERVER_PORT=$NOCACHE_PORT DB_HOST=127.0.0.1 DB_PORT=$DB_PORT DB_NAME=convo DB_USERNAME=postgres \
   AXONIQ_UPDATE_CHECKER_DISABLED=true java -XX:+UseSerialGC -Xmx512m -Dreactor.netty.ioWorkerCount=2 \
   -jar "$COMMAND_JAR" > "$BENCH_DIR/command-nocache.log" 2>&1 &
+NOCACHE_PID=$!
 PIDS+=($!)
 until curl -s -o /dev/null "http://localhost:$NOCACHE_PORT/new/v2.0/projects"; do sleep 0.5; done
 
@@ -147,7 +148,7 @@ pg_append "$CONNECTIONS" 10 > /dev/null
 profile() { # start|stop name
   [ "$PROFILE" = 1 ] || return 0
   for service in command-service query-service; do
-    local pid; pid=$(pgrep -f "$service-0.1.0-SNAPSHOT-exec.jar" | head -1)
+    local pid; pid=$(pgrep -f "$service-0.1.0-SNAPSHOT-exec.jar" | grep -vx "$NOCACHE_PID" | head -1)
     if [ "$1" = start ]; then jcmd "$pid" JFR.start name=bench settings=profile \
       filename="$BENCH_DIR/$2-$service.jfr" > /dev/null; else jcmd "$pid" JFR.stop name=bench > /dev/null; fi
   done
