@@ -89,10 +89,13 @@ $PSQL -c "INSERT INTO domain_event_entry (event_identifier, aggregate_identifier
         ORDER BY sequence_number DESC LIMIT 1) e, generate_series(1, $HISTORY - (SELECT count(*)
         FROM domain_event_entry WHERE aggregate_identifier = '$BIG_PROJECT')) g"
 events_of() { $PSQL -c "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = '$1'"; }
+caught_up() { # until every processor has read past the newest event (a principal's reads wait for its writes)
+  local last; last=$($PSQL -c "SELECT max(global_index) FROM domain_event_entry")
+  until [ "$($PSQL -c "SELECT count(*) FROM token_entry t WHERE t.token IS NOT NULL AND
+            (convert_from(t.token, 'UTF8')::jsonb ->> 'index')::bigint < $last")" = "0" ]; do sleep 1; done
+}
 log "long history: $(events_of "$BIG_PROJECT") events; waiting for the projections to catch up"
-LAST=$($PSQL -c "SELECT max(global_index) FROM domain_event_entry")
-until [ "$($PSQL -c "SELECT count(*) FROM token_entry t WHERE t.token IS NOT NULL AND
-          (convert_from(t.token, 'UTF8')::jsonb ->> 'index')::bigint < $LAST")" = "0" ]; do sleep 2; done
+caught_up
 
 # A second command service on the same database, with the aggregate cache off: loads come from snapshots alone.
 APP_AGGREGATES_CACHED=0 SERVER_PORT=$NOCACHE_PORT DB_HOST=127.0.0.1 DB_PORT=$DB_PORT DB_NAME=convo DB_USERNAME=postgres \
@@ -152,12 +155,6 @@ profile() { # start|stop name
     if [ "$1" = start ]; then jcmd "$pid" JFR.start name=bench settings=profile \
       filename="$BENCH_DIR/$2-$service.jfr" > /dev/null; else jcmd "$pid" JFR.stop name=bench > /dev/null; fi
   done
-}
-
-caught_up() { # until every processor has read past the newest event (a principal's reads wait for its writes)
-  local last; last=$($PSQL -c "SELECT max(global_index) FROM domain_event_entry")
-  until [ "$($PSQL -c "SELECT count(*) FROM token_entry t WHERE t.token IS NOT NULL AND
-            (convert_from(t.token, 'UTF8')::jsonb ->> 'index')::bigint < $last")" = "0" ]; do sleep 1; done
 }
 
 # Each run: the reads first (on a caught-up system), then the writes, then catching up again.

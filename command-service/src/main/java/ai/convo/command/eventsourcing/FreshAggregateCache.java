@@ -117,12 +117,6 @@ public class FreshAggregateCache implements Cache {
         }
     }
 
-    public int size() {
-        synchronized (entries) {
-            return entries.size();
-        }
-    }
-
     @Override
     public Registration registerCacheEntryListener(EntryListener cacheEntryListener) {
         // Nothing listens to aggregate entries; the repository does not register listeners.

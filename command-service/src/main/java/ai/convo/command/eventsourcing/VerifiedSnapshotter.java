@@ -21,7 +21,6 @@ public class VerifiedSnapshotter extends SpringAggregateSnapshotter {
     private static final Logger LOG = LoggerFactory.getLogger(VerifiedSnapshotter.class);
 
     private final Serializer serializer;
-    private final AtomicLong taken = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
@@ -46,7 +45,6 @@ public class VerifiedSnapshotter extends SpringAggregateSnapshotter {
             }
             return null;
         }
-        taken.incrementAndGet();
         return snapshot;
     }
 
@@ -68,10 +66,6 @@ public class VerifiedSnapshotter extends SpringAggregateSnapshotter {
             }
             return "not serializable: " + root.getMessage();
         }
-    }
-
-    public long taken() {
-        return taken.get();
     }
 
     public long refused() {

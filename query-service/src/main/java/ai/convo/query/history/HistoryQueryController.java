@@ -7,7 +7,6 @@ import ai.convo.http.security.ApiPrincipal;
 import ai.convo.persistence.upcasting.StoredEvents;
 import ai.convo.query.eventlog.EventFacts;
 import ai.convo.query.web.QueryParams;
-import ai.convo.query.web.ReadModel;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
 import org.springframework.http.ResponseEntity;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -50,12 +48,10 @@ public class HistoryQueryController {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Reads reads;
-    private final DatabaseClient db;
     private final StoredEvents storedEvents;
 
-    public HistoryQueryController(Reads reads, @ReadModel DatabaseClient db, StoredEvents storedEvents) {
+    public HistoryQueryController(Reads reads, StoredEvents storedEvents) {
         this.reads = reads;
-        this.db = db;
         this.storedEvents = storedEvents;
     }
 

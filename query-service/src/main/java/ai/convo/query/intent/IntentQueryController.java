@@ -17,7 +17,6 @@ import ai.convo.query.web.ResponseCache;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.ListDefinition;
-import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -179,9 +178,8 @@ public class IntentQueryController {
             binds.put("locale", localeId);
         }
         Scope scope = new Scope(where, binds, "sentences|" + org + "|" + intentId + "|" + (localeId == null ? "" : localeId));
-        return reads.page(exchange, media, SENTENCES, request, scope, new Parent("SELECT 1 FROM intent_view WHERE id = :parent_id AND flow_id = :parent_flow "
-                        + "AND organisation_id = :parent_org", Map.of("parent_id", intentId, "parent_flow", flowId,
-                        "parent_org", org), "Intent " + intentId + " of flow " + flowId), IntentRows::sentenceWire);
+        return reads.page(exchange, media, SENTENCES, request, scope, IntentReads.intentOf(flowId, intentId, org),
+                IntentRows::sentenceWire);
     }
 
     @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}")

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import ai.convo.query.web.ReadModel;
+import ai.convo.query.web.list.Parent;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -50,9 +51,19 @@ public class IntentReads {
 
     /** Whether the intent exists in this flow of this organisation. */
     Mono<Boolean> intentExists(String flowId, String intentId, String organisationId) {
-        return db.sql("SELECT 1 FROM intent_view WHERE id = :id AND flow_id = :flow AND organisation_id = :org")
-                .bind("id", intentId).bind("flow", flowId).bind("org", organisationId)
-                .map(row -> true).one().defaultIfEmpty(false);
+        Parent intent = intentOf(flowId, intentId, organisationId);
+        DatabaseClient.GenericExecuteSpec query = db.sql(intent.existsSql());
+        for (Map.Entry<String, Object> bind : intent.binds().entrySet()) {
+            query = query.bind(bind.getKey(), bind.getValue());
+        }
+        return query.map(row -> true).one().defaultIfEmpty(false);
+    }
+
+    /** The intent of the flow in the organisation, as the parent of a list (its sentences). */
+    static Parent intentOf(String flowId, String intentId, String organisationId) {
+        return new Parent("SELECT 1 FROM intent_view WHERE id = :parent_id AND flow_id = :parent_flow "
+                + "AND organisation_id = :parent_org", Map.of("parent_id", intentId, "parent_flow", flowId,
+                "parent_org", organisationId), "Intent " + intentId + " of flow " + flowId);
     }
 
     /**

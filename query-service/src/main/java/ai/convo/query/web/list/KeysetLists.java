@@ -143,7 +143,7 @@ public class KeysetLists {
         // cursor (a row past the limit only says there is more): the rest are not decoded for it.
         int[] index = {0};
         int last = request.limit() - 1;
-        Mono<Fetched> fetched = bind(rowsDb.sql(sql), binds)
+        Mono<List<Fetched>> fetched = bind(rowsDb.sql(sql), binds)
                 .map(row -> {
                     int i = index[0]++;
                     boolean visible = i > 0 || Boolean.TRUE.equals(row.get("list_visible", Boolean.class));
@@ -155,22 +155,18 @@ public class KeysetLists {
                             i == 0 || i == last ? boundary(row, keys) : null));
                 })
                 .all()
-                .collectList()
-                .flatMap(all -> {
-                    if (all.isEmpty() || !all.get(0).visible()) {
-                        return Mono.error(ApiProblem.notFound((parent == null ? "The list" : parent.what())
-                                + " does not exist."));
-                    }
-                    List<Row> found = new ArrayList<>();
-                    all.forEach(one -> {
-                        if (one.row() != null) {
-                            found.add(one.row());
-                        }
-                    });
-                    return Mono.just(new Fetched(true, all.get(0).total(), null, found));
-                });
-        return fetched.flatMap(result -> {
-            List<Row> found = new ArrayList<>(result.rows());
+                .collectList();
+        return fetched.flatMap(all -> {
+            if (all.isEmpty() || !all.get(0).visible()) {
+                return Mono.error(ApiProblem.notFound((parent == null ? "The list" : parent.what()) + " does not exist."));
+            }
+            long total = all.get(0).total() == null ? 0 : all.get(0).total();
+            List<Row> found = new ArrayList<>(all.size());
+            all.forEach(one -> {
+                if (one.row() != null) {
+                    found.add(one.row());
+                }
+            });
             boolean more = found.size() > request.limit();
             if (more) {
                 found.remove(found.size() - 1);
@@ -220,19 +216,15 @@ public class KeysetLists {
             String nextId = next == null ? null : id(next);
             String previousId = previous == null ? null : id(previous);
             List<Map<String, Object>> items = found.stream().map(Row::item).toList();
-            return storeCursors(toStore).thenReturn(new Page(items, result.total() == null ? 0 : result.total(),
-                    nextId, previousId));
+            return storeCursors(toStore).thenReturn(new Page(items, total, nextId, previousId));
         });
     }
 
     private record Row(Map<String, Object> item, List<Object> boundary) {
     }
 
-    /** A result row of the list statement, or (with rows) the whole result. */
-    private record Fetched(boolean visible, Long total, Row row, List<Row> rows) {
-        Fetched(boolean visible, Long total, Row row) {
-            this(visible, total, row, null);
-        }
+    /** A row of the list statement: the parent's visibility and the total (first row only), and an item if any. */
+    private record Fetched(boolean visible, Long total, Row row) {
     }
 
     private static List<Key> keys(ListDefinition list, List<SortKey> sort) {
