@@ -9,6 +9,7 @@ import ai.convo.http.security.ApiAuthenticationFilter;
 import ai.convo.http.security.BearerTokens;
 import ai.convo.http.security.IdentityStore;
 import ai.convo.http.security.RoutePolicy;
+import ai.convo.http.security.SecurityHeaders;
 import ai.convo.http.web.CorsFilter;
 import ai.convo.http.web.DeprecationHeaders;
 import ai.convo.http.web.HealthController;
@@ -24,6 +25,7 @@ import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.header.HttpHeaderWriterWebFilter;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.method.HandlerTypePredicate;
 import org.springframework.web.reactive.config.PathMatchConfigurer;
@@ -104,6 +106,9 @@ public class HttpConfiguration implements WebFluxConfigurer {
                 .logout(ServerHttpSecurity.LogoutSpec::disable)
                 .requestCache(ServerHttpSecurity.RequestCacheSpec::disable)
                 .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+                // The default headers, written by one writer instead of seven (SecurityHeaders says why).
+                .headers(ServerHttpSecurity.HeaderSpec::disable)
+                .addFilterAt(new HttpHeaderWriterWebFilter(new SecurityHeaders()), SecurityWebFiltersOrder.HTTP_HEADERS_WRITER)
                 .addFilterAt(authentication, SecurityWebFiltersOrder.AUTHENTICATION)
                 .authorizeExchange(exchanges -> exchanges
                         .matchers(exchange -> policy.isPublic(exchange.getRequest().getMethod(),
