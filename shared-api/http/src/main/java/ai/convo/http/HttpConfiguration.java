@@ -7,24 +7,29 @@ import ai.convo.http.problem.ProblemExceptionHandler;
 import ai.convo.http.problem.ProblemWriter;
 import ai.convo.http.security.ApiAuthenticationFilter;
 import ai.convo.http.security.BearerTokens;
+import ai.convo.http.security.EagerFirewall;
 import ai.convo.http.security.IdentityStore;
 import ai.convo.http.security.RoutePolicy;
 import ai.convo.http.security.SecurityHeaders;
 import ai.convo.http.web.CorsFilter;
 import ai.convo.http.web.DeprecationHeaders;
 import ai.convo.http.web.HealthController;
+import ai.convo.http.web.IndexedHandlerMapping;
 import ai.convo.http.web.TraceIds;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.boot.webflux.autoconfigure.WebFluxRegistrations;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.firewall.ServerWebExchangeFirewall;
 import org.springframework.security.web.server.header.HttpHeaderWriterWebFilter;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.method.HandlerTypePredicate;
@@ -59,6 +64,17 @@ public class HttpConfiguration implements WebFluxConfigurer {
         configurer.defaultCodecs().maxInMemorySize(MAX_BODY_BYTES);
     }
 
+    /** Spring's annotated handler mapping, with candidates indexed by the path's literal start. */
+    @Bean
+    WebFluxRegistrations indexedHandlerMapping() {
+        return new WebFluxRegistrations() {
+            @Override
+            public RequestMappingHandlerMapping getRequestMappingHandlerMapping() {
+                return new IndexedHandlerMapping();
+            }
+        };
+    }
+
     @Bean
     TraceIds traceIds() {
         return new TraceIds();
@@ -83,6 +99,12 @@ public class HttpConfiguration implements WebFluxConfigurer {
     @Bean
     ProblemExceptionHandler problemExceptionHandler() {
         return new ProblemExceptionHandler();
+    }
+
+    /** Picked up by Spring Security's filter chain proxy in place of its default firewall. */
+    @Bean
+    ServerWebExchangeFirewall firewall() {
+        return new EagerFirewall();
     }
 
     @Bean

@@ -1,0 +1,62 @@
+package ai.convo.http.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpMethod;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedException;
+import org.springframework.security.web.server.firewall.StrictServerWebExchangeFirewall;
+import org.springframework.web.server.ServerWebExchange;
+
+/** What the strict firewall refuses when it is read, the eager one refuses at once; the rest passes unwrapped. */
+class EagerFirewallTest {
+
+    private final EagerFirewall eager = new EagerFirewall();
+
+    private static MockServerWebExchange exchange(MockServerHttpRequest.BaseBuilder<?> request) {
+        return MockServerWebExchange.from(request);
+    }
+
+    @Test
+    void aCleanRequestGoesOnUnwrapped() {
+        MockServerWebExchange exchange = exchange(MockServerHttpRequest.get("/new/v2.0/projects?limit=2&filter=a b")
+                .header("X-API-Key", "k").header("Accept", "application/json"));
+        assertThat(eager.getFirewalledExchange(exchange).block()).isSameAs(exchange);
+    }
+
+    @Test
+    void aBadHeaderOrParameterIsRefusedEvenIfNothingReadsIt() {
+        refusedByBoth(exchange(MockServerHttpRequest.get("/new/v2.0/projects").header("X-Unread", "a\u0007b")),
+                firewalled -> firewalled.getRequest().getHeaders().getFirst("X-Unread"));
+        refusedByBoth(exchange(MockServerHttpRequest.get("/new/v2.0/projects").header("X-Un\u0001read", "a")),
+                firewalled -> firewalled.getRequest().getHeaders().get("X-Un\u0001read"));
+        refusedByBoth(exchange(MockServerHttpRequest.get("/new/v2.0/projects").queryParam("na\u0002me", "v")),
+                firewalled -> firewalled.getRequest().getQueryParams());
+    }
+
+    @Test
+    void whatTheStrictFirewallRefusesUpFrontIsStillRefused() {
+        for (MockServerHttpRequest.BaseBuilder<?> request : java.util.List.of(
+                MockServerHttpRequest.get("/new/v2.0/../projects"),
+                MockServerHttpRequest.get("/new/v2.0/%2e%2e/projects"),
+                MockServerHttpRequest.get("/new/v2.0/projects;jsessionid=1"),
+                MockServerHttpRequest.get("/new/v2.0/a%2Fb"),
+                MockServerHttpRequest.method(HttpMethod.valueOf("TRACE"), "/new/v2.0/projects"))) {
+            MockServerWebExchange exchange = exchange(request);
+            assertThatThrownBy(() -> eager.getFirewalledExchange(exchange).block())
+                    .isInstanceOf(ServerExchangeRejectedException.class);
+        }
+    }
+
+    /** The strict firewall refuses it when {@code read} reads it; the eager one before anything is read. */
+    private void refusedByBoth(MockServerWebExchange exchange, Function<ServerWebExchange, Object> read) {
+        ServerWebExchange strict = new StrictServerWebExchangeFirewall().getFirewalledExchange(exchange).block();
+        assertThatThrownBy(() -> read.apply(strict)).isInstanceOf(ServerExchangeRejectedException.class);
+        assertThatThrownBy(() -> eager.getFirewalledExchange(exchange).block())
+                .isInstanceOf(ServerExchangeRejectedException.class);
+    }
+}
