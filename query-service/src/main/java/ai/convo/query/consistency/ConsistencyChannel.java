@@ -84,6 +84,10 @@ public class ConsistencyChannel implements SmartLifecycle, ChangeNotifications {
                             error -> lost(opened, error), () -> lost(opened, null));
                     return opened.createStatement("LISTEN " + EventNotifications.READ_MODEL_CHANGES).execute()
                             .flatMap(PostgresqlResult::getRowsUpdated).then()
+                            // The look-up's one plan serves any keys; left to choose, PostgreSQL plans it anew on
+                            // every execution (it knows how many keys only then), which cost more than running it.
+                            .then(opened.createStatement("SET plan_cache_mode = force_generic_plan").execute()
+                                    .flatMap(PostgresqlResult::getRowsUpdated).then())
                             .thenReturn(opened)
                             .doOnSuccess(listening -> notifications = subscription)
                             .doOnError(error -> {
