@@ -87,9 +87,14 @@ public class IdentityController {
     public Mono<ResponseEntity<byte[]>> issueKey(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                  @RequestBody(required = false) byte[] raw) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
-        JsonBody body = JsonBody.parse(exchange, raw, false).allowOnly(Set.of("label"));
-        String label = body.optionalString("label", 1, 100);
-        body.validate();
+        // The official client names the key "name" (IApiKey_2_0); "label" is this server's older name for it.
+        JsonBody body = JsonBody.parse(exchange, raw, false).allowOnly(Set.of("name", "label"));
+        String name = body.optionalString("name", 1, 100);
+        String given = body.optionalString("label", 1, 100);
+        body.validate(name != null && given != null && !name.equals(given)
+                ? Map.of("name", "and label are one field (label is its older name); give one of them, or the same value")
+                : Map.of());
+        String label = name != null ? name : given;
         String secret = Secrets.newApiKey();
         ApiKeyId keyId = ApiKeyId.generate();
         long now = Clock.nowSeconds();
@@ -99,6 +104,8 @@ public class IdentityController {
                 .map(sent -> {
                     Map<String, Object> record = new LinkedHashMap<>();
                     record.put("_id", keyId.value());
+                    record.put("name", shownLabel);
+                    record.put("apiKey", secret);
                     record.put("label", shownLabel);
                     record.put("key", secret);
                     record.put("createdAt", now);

@@ -104,6 +104,32 @@ class AuthenticationTest extends ApiTestBase {
     }
 
     @Test
+    void aKeyIsNamedAsTheOfficialClientNamesIt() {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> issued = http.post().uri("/v2.0/users/me/apikeys").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("name", "my demo"))
+                .exchange().expectStatus().isCreated()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        assertThat(issued).containsEntry("name", "my demo").containsEntry("label", "my demo")
+                .containsKeys("_id", "apiKey", "createdAt");
+        assertThat(issued.get("apiKey")).isEqualTo(issued.get("key"));
+        patchWith("X-API-Key", (String) issued.get("apiKey")).expectStatus().isOk();
+
+        long before = eventCount();
+        http.post().uri("/v2.0/users/me/apikeys").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("name", "one", "label", "other"))
+                .exchange().expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("name", "label"));
+        http.post().uri("/v2.0/users/me/apikeys").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("title", "x"))
+                .exchange().expectStatus().isBadRequest();
+        assertThat(eventCount()).isEqualTo(before);
+        http.post().uri("/v2.0/users/me/apikeys").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("name", "same", "label", "same"))
+                .exchange().expectStatus().isCreated().expectBody().jsonPath("$.name").isEqualTo("same");
+    }
+
+    @Test
     void onlySystemAdministratorsCreateOrganisations() {
         String otherKey = otherOrganisationKey("org-admin@example.com");
         http.post().uri("/management/v2.0/organisations").header("X-API-Key", otherKey)

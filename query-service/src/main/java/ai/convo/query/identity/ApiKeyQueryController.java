@@ -69,6 +69,8 @@ public class ApiKeyQueryController {
     static Map<String, Object> wire(Readable row) {
         Map<String, Object> wire = new LinkedHashMap<>();
         wire.put("_id", row.get("id", String.class));
+        // "name" for the official client (IApiKeyIndexItem_2_0); "label", this server's older name, stays.
+        wire.put("name", row.get("label", String.class));
         wire.put("label", row.get("label", String.class));
         wire.put("createdAt", row.get("created_at", Long.class));
         return wire;

@@ -25,6 +25,7 @@ class IdentityQueryTest extends QueryTestBase {
                 .expectBody()
                 .jsonPath("$.total").isEqualTo(1)
                 .jsonPath("$.items[0].label").isEqualTo("test")
+                .jsonPath("$.items[0].name").isEqualTo("test")
                 .returnResult().getResponseBodyContent();
         assertThat(new String(raw, StandardCharsets.UTF_8)).doesNotContain("key_hash")
                 .doesNotContain(Secrets.hashApiKey(caller.apiKey())).doesNotContain(caller.apiKey()).doesNotContain(revoked);

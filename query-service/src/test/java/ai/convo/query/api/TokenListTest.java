@@ -52,13 +52,17 @@ class TokenListTest extends QueryTestBase {
         project = project(caller, "Tokens", 1000);
         // 11 custom tokens: labels that sort differently from creation order, some equal timestamps (ties),
         // two creators, one script that a spreadsheet would run.
-        String[] labels = {"kilo", "alpha", "juliet", "bravo", "india", "charlie", "hotel", "delta", "golf", "echo", "fox_trot"};
+        String[] labels = CREATED;
         for (int i = 0; i < labels.length; i++) {
             String script = i == 3 ? "=cmd()" : "input.s" + (char) ('a' + (i * 7) % 11);
             position = token(Ids.newId(), labels[i], TYPES[i % TYPES.length], script, i % 3 == 0 ? otherUser : caller.userId(),
                     1000 + i / 2);
         }
     }
+
+    /** Labels of the custom tokens, in the order they are created (pairs share a createdAt second). */
+    private static final String[] CREATED =
+            {"kilo", "alpha", "juliet", "bravo", "india", "charlie", "hotel", "delta", "golf", "echo", "fox_trot"};
 
     private long token(String id, String label, String type, String script, String by, long at) {
         return append(id, new TokenCreatedEvent(id, project.id(), caller.organisationId(), UUID.randomUUID().toString(),
@@ -104,6 +108,8 @@ class TokenListTest extends QueryTestBase {
         expected.sort(Comparator.comparing((Map<String, Object> m) -> ((Number) m.get("createdAt")).longValue())
                 .thenComparing(m -> (String) m.get("_id")));
         assertThat(all).isEqualTo(expected);
+        // Ids are time-ordered, so tokens made in the same second still list in the order they were made.
+        assertThat(all).extracting(m -> m.get("label")).containsExactly((Object[]) CREATED);
         assertThat(all.get(0).keySet()).containsExactly("_id", "label", "type", "script", "referenceId", "createdAt",
                 "lastChanged", "createdBy", "lastChangedBy");
         List<String> defaults = DefaultTokens.forProject(project.id(), caller.userId(), 1000).stream()

@@ -1,0 +1,50 @@
+package ai.convo.contract.common;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Ids are ObjectId-shaped and, within one process, sort in the order they were made. */
+class IdsTest {
+
+    @Test
+    void idsOfOneProcessSortInCreationOrderAndNeverRepeat() {
+        List<String> made = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            made.add(Ids.newId());
+        }
+        for (int i = 1; i < made.size(); i++) {
+            assertTrue(made.get(i - 1).compareTo(made.get(i)) < 0, made.get(i - 1) + " sorts after " + made.get(i));
+        }
+        assertEquals(made.size(), new HashSet<>(made).size());
+        made.forEach(id -> assertTrue(Ids.isValid(id), id));
+    }
+
+    @Test
+    void anIdStartsWithItsCreationSecond() {
+        long now = System.currentTimeMillis() / 1000;
+        long second = Long.parseLong(Ids.newId().substring(0, 8), 16);
+        assertTrue(second >= now && second <= now + 1, "second " + second + ", now " + now);
+    }
+
+    @Test
+    void aClockSteppingBackOrAFullCounterStillSortsForward() {
+        Ids.Generator ids = new Ids.Generator(new java.security.SecureRandom());
+        String before = ids.next(4_000_000_000L);
+        String stepBack = ids.next(3_999_999_000L);
+        assertTrue(before.compareTo(stepBack) < 0);
+        String previous = stepBack;
+        for (int i = 0; i < 0x1000001; i++) {
+            String next = ids.next(3_999_999_000L);
+            if (i % 4096 == 0 || i > 0xFFFFF0) {
+                assertTrue(previous.compareTo(next) < 0, previous + " then " + next);
+            }
+            previous = next;
+        }
+        assertTrue(Long.parseLong(previous.substring(0, 8), 16) > 4_000_000_000L, previous);
+    }
+}
