@@ -249,7 +249,8 @@ public final class Launcher {
     }
 
     private void printSummary(LauncherSettings.Database database, BootstrapCredentials credentials, long millis) {
-        String baseUrl = "http://localhost:" + settings.gatewayPort() + "/new";
+        String origin = "http://localhost:" + settings.gatewayPort();
+        String baseUrl = origin + "/new";
         String db = embeddedDatabase != null
                 ? "embedded PostgreSQL on " + database.host() + ":" + database.port() + ", data in "
                         + embeddedDatabase.dataDir()
@@ -259,7 +260,10 @@ public final class Launcher {
         }
         System.out.println();
         System.out.println("Convo platform is up (started in " + millis + " ms)");
-        System.out.println("  Base URL:        " + baseUrl);
+        System.out.println("  Base URL:        " + baseUrl + " (for curl and HTTP clients)");
+        // The official client adds /new to every path itself: given the base URL it would ask for /new/new/...
+        System.out.println("  Official client: new RestAPIClient({ baseUrl: \"" + origin + "\" }), "
+                + "then setCredentials({ type: \"ApiKey\", apiKey: \"" + credentials.apiKey() + "\" })");
         System.out.println("  Admin e-mail:    " + credentials.adminEmail());
         System.out.println("  Admin password:  " + credentials.adminPassword());
         System.out.println("  API key:         " + credentials.apiKey());
