@@ -1,7 +1,6 @@
 package ai.convo.command.consistency;
 
 import java.util.concurrent.Callable;
-import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.messaging.InterceptorChain;
 import org.axonframework.messaging.MessageHandlerInterceptor;
@@ -22,11 +21,15 @@ public class PrincipalWrites implements MessageHandlerInterceptor<CommandMessage
     private static final ThreadLocal<String> CURRENT = new ThreadLocal<>();
 
     private final JdbcTemplate jdbc;
+    private final java.util.concurrent.atomic.AtomicLong handled = new java.util.concurrent.atomic.AtomicLong();
 
-    public PrincipalWrites(CommandBus commandBus, JdbcTemplate jdbc) {
+    /**
+     * Axon's Spring Boot configuration registers this bean with the command bus (as every command handler
+     * interceptor bean), inside the command's transaction. It registered itself as well once, so every command set
+     * its principal twice.
+     */
+    public PrincipalWrites(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        // Registered after the bus's transaction interceptor, so this runs inside the command's transaction.
-        commandBus.registerHandlerInterceptor(this);
     }
 
     /** Runs {@code work} with commands recorded under these comma-separated keys (none when blank). */
@@ -44,9 +47,15 @@ public class PrincipalWrites implements MessageHandlerInterceptor<CommandMessage
         }
     }
 
+    /** How many commands this interceptor has seen: one per command (a test holds it to that). */
+    public long handled() {
+        return handled.get();
+    }
+
     @Override
     public Object handle(UnitOfWork<? extends CommandMessage<?>> unitOfWork, InterceptorChain interceptorChain)
             throws Exception {
+        handled.incrementAndGet();
         String keys = CURRENT.get();
         if (keys != null && !keys.isBlank()) {
             jdbc.queryForObject("SELECT set_config('app.principal', ?, true)", String.class, keys);
