@@ -19,6 +19,26 @@ import org.springframework.http.MediaType;
 /** The intent write routes over real HTTP: POST, PATCH and DELETE /v2.0/flows/{flowId}/intents[/{intentId}]. */
 class IntentApiTest extends IntentApiSupport {
 
+    @Test
+    void deletingAParentAnswersThePositionOfTheNewestEventOfEveryIntentItTouched() {
+        Flow flow = newFlow();
+        String parent = (String) createIntent(flow, Map.of("name", "Parent")).get("_id");
+        String first = (String) createIntent(flow, Map.of("name", "First child", "parentIntentId", parent)).get("_id");
+        String second = (String) createIntent(flow, Map.of("name", "Second child", "parentIntentId", parent)).get("_id");
+
+        String position = http.delete().uri(intentsOf(flow) + "/" + parent).header("X-API-Key", ADMIN_KEY).exchange()
+                .expectStatus().is2xxSuccessful()
+                .returnResult(String.class).getResponseHeaders().getFirst("X-Event-Position");
+
+        Long newest = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry WHERE aggregate_identifier "
+                + "IN (?, ?, ?)", Long.class, parent, first, second);
+        assertThat(Long.parseLong(position)).isEqualTo(newest);
+        assertThat(jdbc.queryForObject("SELECT count(DISTINCT aggregate_identifier) FROM domain_event_entry "
+                + "WHERE global_index > ? - 3 AND aggregate_identifier IN (?, ?, ?)", Integer.class, newest, parent,
+                first, second)).isGreaterThan(1);
+    }
+
+
     // ---- create
 
     @Test

@@ -1,5 +1,7 @@
 package ai.convo.persistence;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -18,22 +20,29 @@ public class EventPositions {
     }
 
     /**
-     * Each aggregate's newest event, by one backward step on its (aggregate, sequence) index, one statement per
-     * aggregate (almost always one). Neither max() over an IN list nor over an unnested array: PostgreSQL planned those
-     * anew on every execution (a plan for unknown ids or an unknown count is costlier than the custom one, so it never
-     * kept one), and the planning cost more than the command's own append.
+     * The newest event of the aggregates, by one backward step on the (aggregate, sequence) index per aggregate.
+     * Not max() over an IN list: PostgreSQL planned that anew on every execution (its plan for unknown ids scans the
+     * whole log backwards, so it never kept one), and the planning cost more than the command's own append. One
+     * aggregate, almost every command, takes a statement whose plan PostgreSQL keeps; several take one statement.
      */
     public Long latestOf(List<String> aggregateIds) {
-        Long latest = null;
-        for (String aggregateId : aggregateIds) {
-            List<Long> found = jdbc.queryForList(LATEST, Long.class, aggregateId);
-            if (!found.isEmpty() && (latest == null || found.get(0) > latest)) {
-                latest = found.get(0);
-            }
+        if (aggregateIds.isEmpty()) {
+            return null;
         }
-        return latest;
+        if (aggregateIds.size() == 1) {
+            List<Long> found = jdbc.queryForList(LATEST_OF_ONE, Long.class, aggregateIds.get(0));
+            return found.isEmpty() ? null : found.get(0);
+        }
+        return jdbc.query(connection -> {
+            PreparedStatement statement = connection.prepareStatement(LATEST_OF_MANY);
+            statement.setArray(1, connection.createArrayOf("text", aggregateIds.toArray()));
+            return statement;
+        }, (ResultSet rows) -> rows.next() ? rows.getObject(1, Long.class) : null);
     }
 
-    static final String LATEST = "SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = ? "
+    static final String LATEST_OF_ONE = "SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = ? "
             + "ORDER BY sequence_number DESC LIMIT 1";
+    static final String LATEST_OF_MANY = "SELECT max(x.global_index) FROM unnest(CAST(? AS text[])) AS a(id) "
+            + "CROSS JOIN LATERAL (SELECT e.global_index FROM domain_event_entry e WHERE e.aggregate_identifier = a.id "
+            + "ORDER BY e.sequence_number DESC LIMIT 1) x";
 }
