@@ -238,15 +238,23 @@ public class PersistenceConfiguration {
      * the heap, so the cache is capped.
      */
     @Bean
-    public EmbeddedEventStore eventStore(EventStorageEngine storageEngine,
+    public EmbeddedEventStore eventStore(EventStorageEngine storageEngine, EventWakeups wakeups,
                                          @Value("${app.events.fetch-delay-ms:20}") long fetchDelay,
                                          @Value("${app.events.cached:256}") int cachedEvents) {
-        return EmbeddedEventStore.builder()
+        EmbeddedEventStore store = EmbeddedEventStore.builder()
                 .storageEngine(storageEngine)
                 .fetchDelay(fetchDelay)
                 .cleanupDelay(10_000)
                 .cachedEvents(cachedEvents)
                 .build();
+        store.registerDispatchInterceptor(wakeups);
+        return store;
+    }
+
+    /** Wakes every service's processors once appended events committed (LISTEN domain_events). */
+    @Bean
+    public EventWakeups eventWakeups(DatabaseSettings settings) {
+        return new EventWakeups(settings);
     }
 
     /**
@@ -261,10 +269,13 @@ public class PersistenceConfiguration {
     @Bean
     public ConfigurerModule processingDefaults(@Value("${app.events.segments:2}") int segments,
                                                @Value("${app.events.batch-size:100}") int batchSize,
-                                               EventNotifications notifications) {
+                                               EventNotifications notifications,
+                                               TransactionManager axonTransactionManager, DataSource dataSource) {
+        TransactionManager projectionTransactions = new ProjectionTransactions(axonTransactionManager, dataSource);
         return configurer -> configurer.eventProcessing(processing -> processing
                 .usingPooledStreamingEventProcessors((config, builder) -> builder
                         .messageSource(new NotifiedEventSource(config.eventStore(), notifications))
+                        .transactionManager(projectionTransactions)
                         .initialSegmentCount(segments)
                         .batchSize(batchSize)
                         .claimExtensionThreshold(500)
