@@ -22,7 +22,11 @@ import org.springframework.context.SmartLifecycle;
  * PostgreSQL's one notification lock from just before that commit until after its WAL flush, so appends would
  * queue behind each other's flushes (V8__wake_processors_after_commit.sql says what that cost).
  *
- * <p>Wake-ups coalesce: while one NOTIFY is on its way, any number of commits cost one more. The connection commits
+ * <p>Wake-ups coalesce: after one NOTIFY, the next goes out no sooner than {@code interval} later, and any number of
+ * commits meanwhile share it. So a quiet system wakes its processors at once, and a busy one hands them a batch at
+ * most every {@code interval}: woken for every commit, each processor (there are a dozen) projected one or two events
+ * per transaction and stored its token each time, and the query side spent more per command than the command side.
+ * The connection commits
  * asynchronously (a notification carries no data, so there is nothing to flush for). A wake-up that never arrives
  * (no connection, or the process dying between its commit and the NOTIFY) costs latency only: a woken-up stream
  * would have found the events anyway on its next check.
@@ -33,14 +37,16 @@ public final class EventWakeups implements SmartLifecycle, MessageDispatchInterc
     private static final String RAISED = EventWakeups.class.getName() + ".raised";
 
     private final DatabaseSettings settings;
+    private final long intervalMillis;
     private final Object monitor = new Object();
     private final AtomicLong sent = new AtomicLong();
     private boolean pending;
     private volatile boolean running;
     private Thread thread;
 
-    public EventWakeups(DatabaseSettings settings) {
+    public EventWakeups(DatabaseSettings settings, java.time.Duration interval) {
         this.settings = settings;
+        this.intervalMillis = interval.toMillis();
     }
 
     /** Events of this unit of work wake the listeners once it committed; outside one, at once. */
@@ -108,6 +114,9 @@ public final class EventWakeups implements SmartLifecycle, MessageDispatchInterc
                     awaitRaised();
                     statement.execute("SELECT pg_notify('" + EventNotifications.CHANNEL + "', '')");
                     sent.incrementAndGet();
+                    if (intervalMillis > 0) {
+                        Thread.sleep(intervalMillis);
+                    }
                 }
             } catch (SQLException e) {
                 if (running) {

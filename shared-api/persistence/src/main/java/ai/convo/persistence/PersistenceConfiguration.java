@@ -253,8 +253,9 @@ public class PersistenceConfiguration {
 
     /** Wakes every service's processors once appended events committed (LISTEN domain_events). */
     @Bean
-    public EventWakeups eventWakeups(DatabaseSettings settings) {
-        return new EventWakeups(settings);
+    public EventWakeups eventWakeups(DatabaseSettings settings,
+                                     @Value("${app.events.wakeup-interval:5ms}") java.time.Duration interval) {
+        return new EventWakeups(settings, interval);
     }
 
     /**

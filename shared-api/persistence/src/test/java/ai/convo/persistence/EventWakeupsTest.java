@@ -64,7 +64,7 @@ class EventWakeupsTest {
 
     @Test
     void aUnitOfWorkWakesTheListenersOnceAndOnlyAfterItCommitted() throws Exception {
-        EventWakeups wakeups = new EventWakeups(settings);
+        EventWakeups wakeups = new EventWakeups(settings, java.time.Duration.ofMillis(5));
         wakeups.start();
         try (Connection listener = connect()) {
             listen(listener);
@@ -86,7 +86,7 @@ class EventWakeupsTest {
 
     @Test
     void aRolledBackUnitOfWorkWakesNobody() throws Exception {
-        EventWakeups wakeups = new EventWakeups(settings);
+        EventWakeups wakeups = new EventWakeups(settings, java.time.Duration.ofMillis(5));
         wakeups.start();
         try (Connection listener = connect()) {
             listen(listener);
@@ -103,7 +103,7 @@ class EventWakeupsTest {
 
     @Test
     void eventsPublishedOutsideAUnitOfWorkWakeTheListenersAtOnce() throws Exception {
-        EventWakeups wakeups = new EventWakeups(settings);
+        EventWakeups wakeups = new EventWakeups(settings, java.time.Duration.ofMillis(5));
         wakeups.start();
         try (Connection listener = connect()) {
             listen(listener);
