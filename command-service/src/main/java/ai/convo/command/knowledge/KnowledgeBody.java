@@ -1,5 +1,6 @@
 package ai.convo.command.knowledge;
 
+import ai.convo.contract.knowledge.SourceType;
 import ai.convo.contract.knowledge.KnowledgeRules;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.Renderer;
@@ -100,6 +101,58 @@ final class KnowledgeBody {
             return null;
         }
         return values;
+    }
+
+    /** The longest URL a {@code url} source takes: the longest value its data holds. */
+    static final int MAX_URL_LENGTH = KnowledgeRules.MAX_DATA_VALUE_LENGTH;
+
+    /**
+     * The official client's {@code url} of a {@code url} source: an absolute http or https URL, kept as the source's
+     * {@code data.url} (so the stored shape stays what it was): {@code data} with it, or {@code data} as it was when
+     * absent. An error for any other type, when {@code data.url} says something else, or when the data with it
+     * breaks the data rule.
+     */
+    Map<String, Object> withUrl(SourceType type, Map<String, Object> data) {
+        if (!root.has("url")) {
+            return data;
+        }
+        JsonNode node = root.get("url");
+        String rule = "must be an absolute http or https URL of at most " + MAX_URL_LENGTH + " characters";
+        if (type != null && type != SourceType.URL) {
+            errors.put("url", "applies to sources of type url only; this source's type is " + type.code());
+            return data;
+        }
+        if (!node.isString()) {
+            errors.put("url", rule + "; got " + kind(node));
+            return data;
+        }
+        String url = node.stringValue();
+        if (url.length() > MAX_URL_LENGTH || !absoluteHttp(url)) {
+            errors.put("url", rule + "; got \"" + (url.length() > 80 ? url.substring(0, 80) + "..." : url) + "\"");
+            return data;
+        }
+        if (data != null && data.containsKey("url") && !url.equals(data.get("url"))) {
+            errors.put("url", "differs from data.url; send one of them, or the same value in both");
+            return data;
+        }
+        Map<String, Object> merged = new LinkedHashMap<>(data == null ? Map.of() : data);
+        merged.put("url", url);
+        String problem = KnowledgeRules.dataProblem(merged);
+        if (problem != null) {
+            errors.put("url", "with it, data " + problem.substring("data ".length()));
+            return data;
+        }
+        return merged;
+    }
+
+    private static boolean absoluteHttp(String url) {
+        try {
+            java.net.URI uri = new java.net.URI(url);
+            return uri.isAbsolute() && uri.getHost() != null && !uri.getHost().isEmpty()
+                    && ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()));
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
     }
 
     /** Throws one 400 listing every invalid field of both kinds, if there is any. */

@@ -45,7 +45,7 @@ import reactor.core.publisher.Mono;
 public class KnowledgeController {
 
     private static final Set<String> STORE_FIELDS = Set.of("projectId", "name", "description", "language");
-    private static final Set<String> SOURCE_FIELDS = Set.of("name", "description", "type", "metaData", "data");
+    private static final Set<String> SOURCE_FIELDS = Set.of("name", "description", "type", "metaData", "data", "url");
     private static final Set<String> PATCH_FIELDS = Set.of("name", "description", "status", "metaData", "data");
 
     private final Commands commands;
@@ -99,6 +99,7 @@ public class KnowledgeController {
         SourceType type = body.scalars().requiredEnum("type", SourceType::fromCode, SourceType.codes());
         List<String> tags = body.optionalTags();
         Map<String, Object> data = body.optionalData();
+        data = body.withUrl(type, data);
         body.validate();
         KnowledgeSourceId sourceId = KnowledgeSourceId.generate();
         long now = Clock.nowSeconds();

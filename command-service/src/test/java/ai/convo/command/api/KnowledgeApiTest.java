@@ -269,6 +269,47 @@ class KnowledgeApiTest extends ApiTestBase {
     }
 
     @Test
+    void givenAStore_whenAUrlSourceIsPostedWithTheOfficialClientsUrlField_thenItIsTheSourcesDataUrl() throws Exception {
+        // given / when
+        Map<String, Object> body = created(sources(), Map.of("name", "Docs", "type", "url",
+                "url", "https://docs.example.com/faq?lang=en", "metaData", Map.of("tags", List.of("faq"))));
+        Map<String, Object> same = created(sources(), Map.of("name", "Docs again", "type", "url",
+                "url", "https://docs.example.com/", "data", Map.of("url", "https://docs.example.com/", "depth", 2)));
+        // then
+        assertThat(body).containsEntry("status", "ingesting")
+                .containsEntry("data", Map.of("url", "https://docs.example.com/faq?lang=en"));
+        assertThat(same).containsEntry("data", Map.of("url", "https://docs.example.com/", "depth", 2));
+        assertThat(ingestionOutcome((String) body.get("_id"))).isEqualTo("KnowledgeSourceIngestedEvent");
+        assertThat(patch((String) body.get("_id"), Map.of(), 200))
+                .containsEntry("data", Map.of("url", "https://docs.example.com/faq?lang=en"));
+    }
+
+    @Test
+    void givenAUrlThatIsNotAnHttpUrlOrNotForAUrlSource_whenPosted_then400SayingWhatIsAllowedAndNothingIsStored() {
+        long before = eventCount();
+        Map<String, Object> tooManyKeys = new LinkedHashMap<>();
+        IntStream.range(0, 20).forEach(i -> tooManyKeys.put("k" + i, "v"));
+        List<Map<String, Object>> bodies = List.of(
+                Map.of("name", "a", "type", "manual", "url", "https://example.com/"),
+                Map.of("name", "b", "type", "url", "url", "ftp://example.com/file"),
+                Map.of("name", "c", "type", "url", "url", "/relative/path"),
+                Map.of("name", "d", "type", "url", "url", 42),
+                Map.of("name", "e", "type", "url", "url", "https://example.com/" + "x".repeat(1000)),
+                Map.of("name", "f", "type", "url", "url", "https://a.example/", "data", Map.of("url", "https://b.example/")),
+                Map.of("name", "g", "type", "url", "url", "https://a.example/", "data", tooManyKeys));
+        List<String> expected = List.of("type url only", "http or https", "http or https", "got 42",
+                "at most 1000 characters", "differs from data.url", "21 keys");
+        for (int i = 0; i < bodies.size(); i++) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> problem = post(ADMIN_KEY, sources(), bodies.get(i)).expectStatus().isBadRequest()
+                    .expectBody(Map.class).returnResult().getResponseBody();
+            assertThat(details(problem)).as(bodies.get(i).toString()).containsOnlyKeys("url");
+            assertThat((String) details(problem).get("url")).as(bodies.get(i).toString()).contains(expected.get(i));
+        }
+        assertThat(eventCount()).isEqualTo(before);
+    }
+
+    @Test
     void givenAnInvalidSourceBody_whenPosted_then400NamingEveryFieldAndWhatIsAllowed() {
         // given
         long before = eventCount();
