@@ -86,7 +86,11 @@ public class KnowledgeController {
                 .map(sent -> ApiResponses.noContent(sent.position()));
     }
 
-    /** Manual and ctxt sources answer {@code ready}; the others {@code ingesting}, until the ingestion step ends. */
+    /**
+     * Manual and ctxt sources answer {@code ready}; the others {@code ingesting}, until the ingestion step ends. The
+     * answer is the official client's {@code {knowledgeSource, taskData}}; {@code taskData} is absent (the type makes
+     * it optional) because ingestion here is no Task a client could follow: the source's status is its progress.
+     */
     @PostMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources")
     public Mono<ResponseEntity<byte[]>> createSource(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                      @PathVariable String knowledgeStoreId,
@@ -112,7 +116,7 @@ public class KnowledgeController {
                 command.tags(), command.data(), knowledgeStoreId, now, now, caller.userId(), caller.userId());
         return commands.send(command, sourceId.value())
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
-                        new Representation.Single("knowledgeSource", record.toWire()),
+                        new Representation.Single("createdKnowledgeSource", Map.of("knowledgeSource", record.toWire())),
                         exchange.getRequest().getPath().value() + "/" + sourceId.value(), sent.position()));
     }
 

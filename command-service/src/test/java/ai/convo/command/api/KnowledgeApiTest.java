@@ -58,7 +58,15 @@ class KnowledgeApiTest extends ApiTestBase {
     }
 
     private Map<String, Object> source(String type, Map<String, Object> data) {
-        return created(sources(), Map.of("name", "Source " + type, "type", type, "data", data));
+        return createdSource(Map.of("name", "Source " + type, "type", type, "data", data));
+    }
+
+    /** A source's creation answers the official client's {knowledgeSource, taskData}; the source itself. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> createdSource(Object body) {
+        Map<String, Object> answer = created(sources(), body);
+        assertThat(answer).containsOnlyKeys("knowledgeSource");
+        return (Map<String, Object>) answer.get("knowledgeSource");
     }
 
     private WebTestClient.ResponseSpec patchWith(String header, String value, String store, String source, Object body) {
@@ -233,7 +241,8 @@ class KnowledgeApiTest extends ApiTestBase {
                 .expectStatus().isCreated().expectHeader().exists("X-Event-Position")
                 .expectBody(Map.class).returnResult();
         @SuppressWarnings("unchecked")
-        Map<String, Object> body = result.getResponseBody();
+        Map<String, Object> body = (Map<String, Object>) result.getResponseBody().get("knowledgeSource");
+        assertThat(result.getResponseBody()).containsOnlyKeys("knowledgeSource");
         assertThat(body.keySet()).containsExactly("_id", "referenceId", "name", "description", "type", "status",
                 "chunkCount", "metaData", "data", "storeReference", "createdAt", "lastChanged", "createdBy", "lastChangedBy");
         assertThat(body).containsEntry("status", "ready").containsEntry("chunkCount", 3).containsEntry("type", "manual")
@@ -271,9 +280,9 @@ class KnowledgeApiTest extends ApiTestBase {
     @Test
     void givenAStore_whenAUrlSourceIsPostedWithTheOfficialClientsUrlField_thenItIsTheSourcesDataUrl() throws Exception {
         // given / when
-        Map<String, Object> body = created(sources(), Map.of("name", "Docs", "type", "url",
+        Map<String, Object> body = createdSource(Map.of("name", "Docs", "type", "url",
                 "url", "https://docs.example.com/faq?lang=en", "metaData", Map.of("tags", List.of("faq"))));
-        Map<String, Object> same = created(sources(), Map.of("name", "Docs again", "type", "url",
+        Map<String, Object> same = createdSource(Map.of("name", "Docs again", "type", "url",
                 "url", "https://docs.example.com/", "data", Map.of("url", "https://docs.example.com/", "depth", 2)));
         // then
         assertThat(body).containsEntry("status", "ingesting")
@@ -426,7 +435,7 @@ class KnowledgeApiTest extends ApiTestBase {
     @Test
     void givenASource_whenNameDescriptionTagsAndDataArePatched_thenTheyAreReplacedAndChunksRecounted() {
         // given
-        String id = (String) created(sources(), Map.of("name", "N", "type", "ctxt", "metaData",
+        String id = (String) createdSource(Map.of("name", "N", "type", "ctxt", "metaData",
                 Map.of("tags", List.of("a", "b")), "data", Map.of("x", "1"))).get("_id");
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("answer", "y".repeat(1000));
