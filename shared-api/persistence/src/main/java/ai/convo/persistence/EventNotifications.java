@@ -1,10 +1,6 @@
 package ai.convo.persistence;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.postgresql.PGConnection;
@@ -91,38 +87,24 @@ public final class EventNotifications implements SmartLifecycle, ChangeNotificat
     }
 
     private void listen() {
-        long backoff = 100;
-        while (running) {
-            Properties properties = new Properties();
-            properties.setProperty("user", settings.username());
-            if (settings.password() != null && !settings.password().isEmpty()) {
-                properties.setProperty("password", settings.password());
+        DedicatedConnection.keep(settings, () -> running, connection -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("LISTEN " + CHANNEL + "; LISTEN " + IDENTITY_CHANGES + "; LISTEN " + READ_MODEL_CHANGES);
             }
-            try (Connection connection = DriverManager.getConnection(settings.jdbcUrl(), properties)) {
-                try (Statement statement = connection.createStatement()) {
-                    statement.execute("LISTEN " + CHANNEL + "; LISTEN " + IDENTITY_CHANGES + "; LISTEN " + READ_MODEL_CHANGES);
-                }
-                backoff = 100;
-                listeningChanged(true);
-                // Anything appended while we were not listening: wake everyone once.
-                wakeAll();
-                PGConnection pg = connection.unwrap(PGConnection.class);
-                while (running) {
-                    PGNotification[] notifications = pg.getNotifications(1000);
-                    if (notifications != null && notifications.length > 0) {
-                        dispatch(notifications);
-                    }
-                }
-            } catch (SQLException e) {
-                listeningChanged(false);
-                if (running) {
-                    log.warn("Listening for new events failed ({}); processors fall back to polling. Retrying.",
-                            e.getMessage());
-                    sleep(backoff);
-                    backoff = Math.min(backoff * 2, 5000);
+            listeningChanged(true);
+            // Anything appended while we were not listening: wake everyone once.
+            wakeAll();
+            PGConnection pg = connection.unwrap(PGConnection.class);
+            while (running) {
+                PGNotification[] notifications = pg.getNotifications(1000);
+                if (notifications != null && notifications.length > 0) {
+                    dispatch(notifications);
                 }
             }
-        }
+        }, e -> {
+            listeningChanged(false);
+            log.warn("Listening for new events failed ({}); processors fall back to polling. Retrying.", e.getMessage());
+        });
     }
 
     private void dispatch(PGNotification[] notifications) {
@@ -163,14 +145,6 @@ public final class EventNotifications implements SmartLifecycle, ChangeNotificat
             } catch (RuntimeException e) {
                 log.warn("An event listener failed to wake", e);
             }
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,11 +1,7 @@
 package ai.convo.persistence;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import org.axonframework.eventhandling.EventMessage;
@@ -99,17 +95,9 @@ public final class EventWakeups implements SmartLifecycle, MessageDispatchInterc
     }
 
     private void send() {
-        long backoff = 100;
-        while (running) {
-            Properties properties = new Properties();
-            properties.setProperty("user", settings.username());
-            if (settings.password() != null && !settings.password().isEmpty()) {
-                properties.setProperty("password", settings.password());
-            }
-            try (Connection connection = DriverManager.getConnection(settings.jdbcUrl(), properties);
-                 Statement statement = connection.createStatement()) {
+        DedicatedConnection.keep(settings, () -> running, connection -> {
+            try (Statement statement = connection.createStatement()) {
                 statement.execute("SET synchronous_commit = off");
-                backoff = 100;
                 while (running) {
                     awaitRaised();
                     statement.execute("SELECT pg_notify('" + EventNotifications.CHANNEL + "', '')");
@@ -118,18 +106,8 @@ public final class EventWakeups implements SmartLifecycle, MessageDispatchInterc
                         Thread.sleep(intervalMillis);
                     }
                 }
-            } catch (SQLException e) {
-                if (running) {
-                    log.warn("Could not wake the event listeners ({}); they fall back to polling. Retrying.",
-                            e.getMessage());
-                    sleep(backoff);
-                    backoff = Math.min(backoff * 2, 5000);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
             }
-        }
+        }, e -> log.warn("Could not wake the event listeners ({}); they fall back to polling. Retrying.", e.getMessage()));
     }
 
     private void awaitRaised() throws InterruptedException {
@@ -138,14 +116,6 @@ public final class EventWakeups implements SmartLifecycle, MessageDispatchInterc
                 monitor.wait();
             }
             pending = false;
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -15,6 +15,8 @@ import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
@@ -41,6 +43,19 @@ class EventWakeupsTest {
         settings = null;
     }
 
+    private EventWakeups wakeups;
+
+    @BeforeEach
+    void start() {
+        wakeups = new EventWakeups(settings, java.time.Duration.ofMillis(5));
+        wakeups.start();
+    }
+
+    @AfterEach
+    void stop() {
+        wakeups.stop();
+    }
+
     @Test
     void anAppendingTransactionRaisesNoNotificationButStillRecordsItsPrincipalsWrite() throws Exception {
         try (Connection listener = connect(); Connection writer = connect()) {
@@ -64,8 +79,6 @@ class EventWakeupsTest {
 
     @Test
     void aUnitOfWorkWakesTheListenersOnceAndOnlyAfterItCommitted() throws Exception {
-        EventWakeups wakeups = new EventWakeups(settings, java.time.Duration.ofMillis(5));
-        wakeups.start();
         try (Connection listener = connect()) {
             listen(listener);
             DefaultUnitOfWork<?> unitOfWork = DefaultUnitOfWork.startAndGet(null);
@@ -79,15 +92,11 @@ class EventWakeupsTest {
             assertThat(notifications(listener, 5_000)).hasSize(1);
             assertThat(notifications(listener, 300)).isEmpty();
             assertThat(wakeups.sent()).isEqualTo(1);
-        } finally {
-            wakeups.stop();
         }
     }
 
     @Test
     void aRolledBackUnitOfWorkWakesNobody() throws Exception {
-        EventWakeups wakeups = new EventWakeups(settings, java.time.Duration.ofMillis(5));
-        wakeups.start();
         try (Connection listener = connect()) {
             listen(listener);
             DefaultUnitOfWork<?> unitOfWork = DefaultUnitOfWork.startAndGet(null);
@@ -96,22 +105,16 @@ class EventWakeupsTest {
 
             assertThat(notifications(listener, 500)).isEmpty();
             assertThat(wakeups.sent()).isZero();
-        } finally {
-            wakeups.stop();
         }
     }
 
     @Test
     void eventsPublishedOutsideAUnitOfWorkWakeTheListenersAtOnce() throws Exception {
-        EventWakeups wakeups = new EventWakeups(settings, java.time.Duration.ofMillis(5));
-        wakeups.start();
         try (Connection listener = connect()) {
             listen(listener);
             wakeups.handle(List.of(GenericEventMessage.asEventMessage("one")));
 
             assertThat(notifications(listener, 5_000)).hasSize(1);
-        } finally {
-            wakeups.stop();
         }
     }
 
