@@ -1,6 +1,7 @@
 package ai.convo.persistence;
 
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
@@ -22,10 +23,9 @@ import org.springframework.context.SmartLifecycle;
  * commits meanwhile share it. So a quiet system wakes its processors at once, and a busy one hands them a batch at
  * most every {@code interval}: woken for every commit, each processor (there are a dozen) projected one or two events
  * per transaction and stored its token each time, and the query side spent more per command than the command side.
- * The connection commits
- * asynchronously (a notification carries no data, so there is nothing to flush for). A wake-up that never arrives
- * (no connection, or the process dying between its commit and the NOTIFY) costs latency only: a woken-up stream
- * would have found the events anyway on its next check.
+ * The connection commits asynchronously (a notification carries no data, so there is nothing to flush for). A
+ * wake-up that never arrives (no connection, or the process dying between its commit and the NOTIFY) costs latency
+ * only: the stream finds the events anyway on its next check.
  */
 public final class EventWakeups implements SmartLifecycle, MessageDispatchInterceptor<EventMessage<?>> {
 
@@ -40,7 +40,7 @@ public final class EventWakeups implements SmartLifecycle, MessageDispatchInterc
     private volatile boolean running;
     private Thread thread;
 
-    public EventWakeups(DatabaseSettings settings, java.time.Duration interval) {
+    public EventWakeups(DatabaseSettings settings, Duration interval) {
         this.settings = settings;
         this.intervalMillis = interval.toMillis();
     }
