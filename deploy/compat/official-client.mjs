@@ -69,6 +69,53 @@ try {
     return `${e.method} ${e.url}`;
   });
 
+  await step("validateProjectName (a free name -> {})", async () => {
+    const res = await client.validateProjectName({ name: `${projectName}-free` });
+    check(lastStatus() === 200, `expected HTTP 200, got ${lastStatus()}`);
+    check(res && typeof res === "object" && Object.keys(res).length === 0, `expected {}, got ${short(res)}`);
+  });
+
+  await step("validateProjectName (this project's name, other case) -> client raises ConflictError (409)", async () => {
+    const err = await rejects(() => client.validateProjectName({ name: projectName.toUpperCase() }));
+    check(lastStatus() === 409, `expected HTTP 409, got ${lastStatus()}`);
+    check(err.constructor?.name === "ConflictError" && err.httpStatusCode === 409, `wrong error mapping: ${errText(err)}`);
+  });
+
+  await step("updateProject (rename + color), read back at once", async () => {
+    const renamed = `${projectName}-renamed`;
+    const p = await client.updateProject({ projectId: project._id, name: renamed, color: "blue" });
+    check(lastStatus() === 200, `expected HTTP 200, got ${lastStatus()}`);
+    check(p?.name === renamed && p?.color === "blue", `change not in response: ${short(p)}`);
+    const { value } = await atOnce(
+      () => client.readProject({ projectId: project._id }, readOpts()),
+      (r) => r && r.name === renamed && r.color === "blue",
+      "renamed project"
+    );
+    checkFields(value, PROJECT_FIELDS, "readProject after updateProject");
+    const free = await client.validateProjectName({ name: projectName });
+    check(Object.keys(free).length === 0, `old name not free again: ${short(free)}`);
+    return notes(null);
+  });
+
+  await step("createKnowledgeStore, updateKnowledgeStore, readKnowledgeStore at once, deleteKnowledgeStore", async () => {
+    const store = await client.createKnowledgeStore({ projectId: project._id, name: "FAQ", language: "en-US" });
+    check(lastStatus() === 201, `expected HTTP 201, got ${lastStatus()}`);
+    const updated = await client.updateKnowledgeStore({ knowledgeStoreId: store._id, name: "Handbooks",
+      description: "All of them" });
+    check(lastStatus() === 200, `expected HTTP 200, got ${lastStatus()}`);
+    check(updated?.name === "Handbooks" && updated?.description === "All of them", `change not in response: ${short(updated)}`);
+    await atOnce(
+      () => client.readKnowledgeStore({ knowledgeStoreId: store._id }, readOpts()),
+      (r) => r && r.name === "Handbooks" && r.description === "All of them" && r.language === "en-US",
+      "updated knowledge store"
+    );
+    const err = await rejects(() => client.updateKnowledgeStore({ knowledgeStoreId: store._id, language: "de-DE" }));
+    check(lastStatus() === 400 && err.httpStatusCode === 400, `a store's language is fixed: expected 400, got ${lastStatus()}`);
+    await client.deleteKnowledgeStore({ knowledgeStoreId: store._id });
+    check(lastStatus() === 204, `expected HTTP 204, got ${lastStatus()}`);
+    return notes(null);
+  });
+
   await step("indexLocales (primary locale created with the project)", async () => {
     const { value } = await atOnce(
       () => client.indexLocales({ projectId: project._id }, readOpts()),

@@ -12,10 +12,12 @@ import ai.convo.contract.knowledge.KnowledgeSourceId;
 import ai.convo.contract.knowledge.KnowledgeSourcePatch;
 import ai.convo.contract.knowledge.KnowledgeSourceRecord;
 import ai.convo.contract.knowledge.KnowledgeStoreId;
+import ai.convo.contract.knowledge.KnowledgeStorePatch;
 import ai.convo.contract.knowledge.KnowledgeStoreRecord;
 import ai.convo.contract.knowledge.SourceStatus;
 import ai.convo.contract.knowledge.SourceType;
 import ai.convo.contract.knowledge.UpdateKnowledgeSourceCommand;
+import ai.convo.contract.knowledge.UpdateKnowledgeStoreCommand;
 import ai.convo.contract.locale.NluLanguage;
 import ai.convo.contract.project.ProjectId;
 import ai.convo.http.body.JsonBody;
@@ -45,6 +47,7 @@ import reactor.core.publisher.Mono;
 public class KnowledgeController {
 
     private static final Set<String> STORE_FIELDS = Set.of("projectId", "name", "description", "language");
+    private static final Set<String> STORE_PATCH_FIELDS = Set.of("name", "description");
     private static final Set<String> SOURCE_FIELDS = Set.of("name", "description", "type", "metaData", "data", "url");
     private static final Set<String> PATCH_FIELDS = Set.of("name", "description", "status", "metaData", "data");
 
@@ -74,6 +77,23 @@ public class KnowledgeController {
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
                         new Representation.Single("knowledgeStore", record.toWire()),
                         exchange.getRequest().getPath().value() + "/" + storeId.value(), sent.position()));
+    }
+
+    /** The official client's updateKnowledgeStore: name and description; answers the full updated store. */
+    @PatchMapping("/v2.0/knowledgestores/{knowledgeStoreId}")
+    public Mono<ResponseEntity<byte[]>> updateStore(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                    @PathVariable String knowledgeStoreId,
+                                                    @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("knowledgeStoreId", knowledgeStoreId);
+        JsonBody body = JsonBody.parse(exchange, raw, false).allowOnly(STORE_PATCH_FIELDS);
+        String name = body.optionalString("name", 1, KnowledgeRules.MAX_NAME_LENGTH);
+        String description = body.optionalString("description", 0, KnowledgeRules.MAX_DESCRIPTION_LENGTH);
+        body.validate();
+        return commands.<KnowledgeStoreRecord>send(new UpdateKnowledgeStoreCommand(KnowledgeStoreId.of(knowledgeStoreId),
+                        caller.actor(), new KnowledgeStorePatch(name, description), Clock.nowSeconds()), knowledgeStoreId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("knowledgeStore", sent.result().toWire()), null, sent.position()));
     }
 
     @DeleteMapping("/v2.0/knowledgestores/{knowledgeStoreId}")

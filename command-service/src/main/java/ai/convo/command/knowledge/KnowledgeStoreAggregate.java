@@ -11,6 +11,12 @@ import ai.convo.contract.knowledge.DeleteKnowledgeStoreCommand;
 import ai.convo.contract.knowledge.KnowledgeRules;
 import ai.convo.contract.knowledge.KnowledgeStoreCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreDeletedEvent;
+import ai.convo.contract.knowledge.KnowledgeStorePatch;
+import ai.convo.contract.knowledge.KnowledgeStoreRecord;
+import ai.convo.contract.knowledge.KnowledgeStoreUpdatedEvent;
+import ai.convo.contract.knowledge.UpdateKnowledgeStoreCommand;
+import java.util.ArrayList;
+import java.util.List;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
@@ -28,6 +34,14 @@ public class KnowledgeStoreAggregate {
     private String storeId;
     private String projectId;
     private String organisationId;
+    private String referenceId;
+    private String name;
+    private String description;
+    private String language;
+    private long createdAt;
+    private String createdBy;
+    private long lastChanged;
+    private String lastChangedBy;
 
     protected KnowledgeStoreAggregate() {
         // for Axon
@@ -45,6 +59,32 @@ public class KnowledgeStoreAggregate {
         apply(new KnowledgeStoreCreatedEvent(command.storeId().value(), command.projectId().value(),
                 actor.organisationId(), command.referenceId(), command.name(), command.description(),
                 command.language().code(), actor.userId(), command.at()));
+    }
+
+    /** Answers the store as it is afterwards; a PATCH that changes nothing stores nothing. */
+    @CommandHandler
+    public KnowledgeStoreRecord handle(UpdateKnowledgeStoreCommand command, ProjectLookup projects) {
+        requireVisible(command.actor(), projects);
+        KnowledgeStorePatch patch = command.patch();
+        List<String> changed = new ArrayList<>();
+        String newName = name;
+        if (patch.name() != null && !patch.name().equals(name)) {
+            require("name", KnowledgeRules.nameProblem(patch.name()));
+            newName = patch.name();
+            changed.add("name");
+        }
+        String newDescription = description;
+        if (patch.description() != null && !patch.description().equals(description)) {
+            require("description", KnowledgeRules.descriptionProblem(patch.description()));
+            newDescription = patch.description();
+            changed.add("description");
+        }
+        if (!changed.isEmpty()) {
+            apply(new KnowledgeStoreUpdatedEvent(storeId, projectId, organisationId, changed, newName, newDescription,
+                    command.actor().userId(), command.at()));
+        }
+        return new KnowledgeStoreRecord(storeId, referenceId, name, description, language, projectId, createdAt,
+                lastChanged, createdBy, lastChangedBy);
     }
 
     @CommandHandler
@@ -83,6 +123,22 @@ public class KnowledgeStoreAggregate {
         storeId = event.storeId();
         projectId = event.projectId();
         organisationId = event.organisationId();
+        referenceId = event.referenceId();
+        name = event.name();
+        description = event.description();
+        language = event.language();
+        createdAt = event.createdAt();
+        createdBy = event.createdBy();
+        lastChanged = event.createdAt();
+        lastChangedBy = event.createdBy();
+    }
+
+    @EventSourcingHandler
+    void on(KnowledgeStoreUpdatedEvent event) {
+        name = event.name();
+        description = event.description();
+        lastChanged = event.changedAt();
+        lastChangedBy = event.changedBy();
     }
 
     @EventSourcingHandler

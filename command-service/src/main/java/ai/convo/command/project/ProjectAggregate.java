@@ -18,6 +18,10 @@ import ai.convo.contract.project.CreateProjectCommand;
 import ai.convo.contract.project.DeleteProjectCommand;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
+import ai.convo.contract.project.ProjectPatch;
+import ai.convo.contract.project.ProjectRecord;
+import ai.convo.contract.project.ProjectUpdatedEvent;
+import ai.convo.contract.project.UpdateProjectCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +44,12 @@ public class ProjectAggregate {
     private String projectId;
     private String organisationId;
     private String primaryLocaleId;
+    private String name;
+    private String color;
+    private long createdAt;
+    private String createdBy;
+    private long lastChanged;
+    private String lastChangedBy;
     private final Map<String, LocaleRecord> locales = new LinkedHashMap<>();
 
     protected ProjectAggregate() {
@@ -54,6 +64,30 @@ public class ProjectAggregate {
         apply(new LocaleCreatedEvent(command.projectId().value(), actor.organisationId(),
                 command.primaryLocaleId().value(), command.primaryLocaleReferenceId(), command.nluLanguage().code(),
                 command.nluLanguage().code(), true, null, actor.userId(), command.at()));
+    }
+
+    /** Answers the project as it is afterwards; a PATCH that changes nothing stores nothing. */
+    @CommandHandler
+    public ProjectRecord handle(UpdateProjectCommand command) {
+        visibleTo(command.actor());
+        ProjectPatch patch = command.patch();
+        List<String> changed = new ArrayList<>();
+        String newName = name;
+        if (patch.name() != null && !patch.name().equals(name)) {
+            newName = patch.name();
+            changed.add("name");
+        }
+        String newColor = color;
+        if (patch.color() != null && !patch.color().equals(color)) {
+            newColor = patch.color();
+            changed.add("color");
+        }
+        if (!changed.isEmpty()) {
+            apply(new ProjectUpdatedEvent(projectId, organisationId, changed, newName, newColor,
+                    command.actor().userId(), command.at()));
+        }
+        return new ProjectRecord(projectId, name, color, primaryLocaleId, createdAt, lastChanged, createdBy,
+                lastChangedBy);
     }
 
     @CommandHandler
@@ -210,6 +244,20 @@ public class ProjectAggregate {
     void on(ProjectCreatedEvent event) {
         projectId = event.projectId();
         organisationId = event.organisationId();
+        name = event.name();
+        color = event.color();
+        createdAt = event.createdAt();
+        createdBy = event.createdBy();
+        lastChanged = event.createdAt();
+        lastChangedBy = event.createdBy();
+    }
+
+    @EventSourcingHandler
+    void on(ProjectUpdatedEvent event) {
+        name = event.name();
+        color = event.color();
+        lastChanged = event.changedAt();
+        lastChangedBy = event.changedBy();
     }
 
     @EventSourcingHandler
@@ -244,6 +292,9 @@ public class ProjectAggregate {
                     event.changedAt(), previous.createdBy(), event.changedBy()));
         }
         primaryLocaleId = event.primaryLocaleId();
+        // the project's record shows a primary switch as its last change (as the read model does)
+        lastChanged = event.changedAt();
+        lastChangedBy = event.changedBy();
     }
 
     @EventSourcingHandler

@@ -5,7 +5,9 @@ import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
+import ai.convo.contract.project.ProjectUpdatedEvent;
 import java.util.List;
+import java.util.Optional;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -34,10 +36,22 @@ public class ProjectLookup {
         }
     }
 
+    /** The id of a project of this organisation with this name, ignoring case, if there is one. */
+    public Optional<String> projectNamed(String organisationId, String name) {
+        return jdbc.queryForList("SELECT project_id FROM cmd_project_lookup WHERE organisation_id = ? "
+                + "AND lower(name) = lower(?) ORDER BY project_id LIMIT 1", String.class, organisationId, name)
+                .stream().findFirst();
+    }
+
     @EventHandler
     void on(ProjectCreatedEvent event) {
-        jdbc.update("INSERT INTO cmd_project_lookup (project_id, organisation_id) VALUES (?, ?)",
-                event.projectId(), event.organisationId());
+        jdbc.update("INSERT INTO cmd_project_lookup (project_id, organisation_id, name) VALUES (?, ?, ?)",
+                event.projectId(), event.organisationId(), event.name());
+    }
+
+    @EventHandler
+    void on(ProjectUpdatedEvent event) {
+        jdbc.update("UPDATE cmd_project_lookup SET name = ? WHERE project_id = ?", event.name(), event.projectId());
     }
 
     @EventHandler

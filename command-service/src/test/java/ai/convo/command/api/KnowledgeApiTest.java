@@ -133,6 +133,57 @@ class KnowledgeApiTest extends ApiTestBase {
         assertThat(result.getResponseHeaders().getLocation()).hasToString("/new/v2.0/knowledgestores/" + body.get("_id"));
     }
 
+    private WebTestClient.ResponseSpec patchStore(String key, String store, Object body) {
+        return http.patch().uri("/v2.0/knowledgestores/{id}", store).header("X-API-Key", key)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+    }
+
+    @Test
+    void givenAStore_whenPatchedWithNameAndDescription_then200WithTheFullUpdatedStore() {
+        // given: the store of @BeforeEach
+        // when
+        @SuppressWarnings("unchecked")
+        Map<String, Object> body = patchStore(ADMIN_KEY, storeId, Map.of("name", "Handbooks", "description", "All of them"))
+                // then
+                .expectStatus().isOk()
+                .expectHeader().contentType(MediaType.APPLICATION_JSON)
+                .expectHeader().value("X-Event-Position", p -> assertThat(Long.parseLong(p)).isPositive())
+                .expectBody(Map.class).returnResult().getResponseBody();
+        assertThat(body.keySet()).containsExactly("_id", "referenceId", "name", "description", "language", "status",
+                "projectReference", "createdAt", "lastChanged", "createdBy", "lastChangedBy");
+        assertThat(body).containsEntry("_id", storeId).containsEntry("name", "Handbooks")
+                .containsEntry("description", "All of them").containsEntry("language", "en-US")
+                .containsEntry("projectReference", projectId).containsEntry("lastChangedBy", adminUserId());
+    }
+
+    @Test
+    void givenAStore_whenThePatchIsInvalid_then400NamingEachFieldAndNothingIsStored() {
+        // given
+        long before = eventCount();
+        Map<String, Object> body = new HashMap<>();
+        body.put("name", "");
+        body.put("description", 7);
+        body.put("language", "de-DE");
+        // when
+        @SuppressWarnings("unchecked")
+        Map<String, Object> problem = patchStore(ADMIN_KEY, storeId, body).expectStatus().isBadRequest()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        // then: the language of a store is fixed at its creation
+        assertThat(details(problem)).containsOnlyKeys("name", "description", "language");
+        assertThat(eventCount()).isEqualTo(before);
+    }
+
+    @Test
+    void givenAStoreOfAnotherOrganisationOrNoStore_whenPatched_then404AndNothingIsStored() {
+        // given
+        String stranger = otherOrganisationKey("knowledge-" + UUID.randomUUID() + "@example.com");
+        long before = eventCount();
+        // when / then
+        patchStore(stranger, storeId, Map.of("name", "Mine")).expectStatus().isNotFound();
+        patchStore(ADMIN_KEY, Ids.newId(), Map.of("name", "Nobody")).expectStatus().isNotFound();
+        assertThat(eventCount()).isEqualTo(before);
+    }
+
     @Test
     void givenAnInvalidStoreBody_whenPosted_then400NamingEveryFieldAndNothingIsStored() {
         // given

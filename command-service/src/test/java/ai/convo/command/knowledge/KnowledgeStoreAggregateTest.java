@@ -12,8 +12,13 @@ import ai.convo.contract.knowledge.DeleteKnowledgeStoreCommand;
 import ai.convo.contract.knowledge.KnowledgeStoreCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreDeletedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreId;
+import ai.convo.contract.knowledge.KnowledgeStorePatch;
+import ai.convo.contract.knowledge.KnowledgeStoreRecord;
+import ai.convo.contract.knowledge.KnowledgeStoreUpdatedEvent;
+import ai.convo.contract.knowledge.UpdateKnowledgeStoreCommand;
 import ai.convo.contract.locale.NluLanguage;
 import ai.convo.contract.project.ProjectId;
+import java.util.List;
 import org.axonframework.eventsourcing.AggregateDeletedException;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
@@ -93,6 +98,60 @@ class KnowledgeStoreAggregateTest {
                 .expectException(DomainErrors.invalidField("description")).expectNoEvents();
         fixture.givenNoPriorActivity().when(create(OWNER, "FAQ", "", null))
                 .expectException(DomainErrors.invalidField("language")).expectNoEvents();
+    }
+
+    static UpdateKnowledgeStoreCommand update(Actor actor, String name, String description) {
+        return new UpdateKnowledgeStoreCommand(KnowledgeStoreId.of(STORE), actor, new KnowledgeStorePatch(name, description),
+                T1);
+    }
+
+    @Test
+    void givenAStore_whenRenamingItAndChangingItsDescription_thenStoreUpdatedAndTheNewRecordAnswered() {
+        // given
+        fixture.given(created())
+                // when
+                .when(update(OWNER, "Manuals", "All manuals"))
+                // then
+                .expectEvents(new KnowledgeStoreUpdatedEvent(STORE, PROJECT, ORG, List.of("name", "description"), "Manuals",
+                        "All manuals", USER, T1))
+                .expectResultMessagePayload(new KnowledgeStoreRecord(STORE, REF, "Manuals", "All manuals", "en-US", PROJECT,
+                        T0, T1, USER, USER));
+    }
+
+    @Test
+    void givenAStore_whenThePatchChangesNothing_thenNoEventAndTheUnchangedRecord() {
+        // given
+        fixture.given(created())
+                // when
+                .when(update(OWNER, "FAQ", null))
+                // then
+                .expectNoEvents()
+                .expectResultMessagePayload(new KnowledgeStoreRecord(STORE, REF, "FAQ", "", "en-US", PROJECT, T0, T0, USER,
+                        USER));
+    }
+
+    @Test
+    void givenAStore_whenTheNewNameIsBlankOrTheDescriptionTooLong_thenInvalidNamingTheField() {
+        // given / when / then
+        fixture.given(created()).when(update(OWNER, " ", null))
+                .expectException(DomainErrors.invalidField("name")).expectNoEvents();
+        fixture.given(created()).when(update(OWNER, null, "d".repeat(1001)))
+                .expectException(DomainErrors.invalidField("description")).expectNoEvents();
+    }
+
+    @Test
+    void givenAStore_whenAStrangerOrAfterItsProjectWasDeletedUpdatesIt_thenNotFound() {
+        // given
+        fixture.given(created())
+                // when
+                .when(update(STRANGER, "Mine", null))
+                // then
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, "Knowledge store " + STORE + " does not exist."))
+                .expectNoEvents();
+        projects.without(PROJECT);
+        fixture.given(created()).when(update(OWNER, "Orphan", null))
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, "Knowledge store " + STORE + " does not exist."))
+                .expectNoEvents();
     }
 
     @Test

@@ -21,6 +21,10 @@ import ai.convo.contract.project.DeleteProjectCommand;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import ai.convo.contract.project.ProjectId;
+import ai.convo.contract.project.ProjectPatch;
+import ai.convo.contract.project.ProjectRecord;
+import ai.convo.contract.project.ProjectUpdatedEvent;
+import ai.convo.contract.project.UpdateProjectCommand;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -159,6 +163,85 @@ class ProjectAggregateTest {
                 }
             }
         };
+    }
+
+    // ---- update project
+
+    @Nested
+    @DisplayName("UpdateProjectCommand")
+    class UpdateProject {
+
+        UpdateProjectCommand update(Actor actor, String name, String color) {
+            return new UpdateProjectCommand(ProjectId.of(PROJECT), actor, new ProjectPatch(name, color), T1);
+        }
+
+        @Test
+        void givenAProject_whenRenamingAndRecolouring_thenProjectUpdatedWithTheFullNewStateAndTheRecordAnswered() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated())
+                    // when
+                    .when(update(SAME_ORG_EDITOR, "Shop assistant", "blue"))
+                    // then
+                    .expectEvents(new ProjectUpdatedEvent(PROJECT, ORG, List.of("name", "color"), "Shop assistant", "blue",
+                            EDITOR, T1))
+                    .expectResultMessagePayload(new ProjectRecord(PROJECT, "Shop assistant", "blue", EN, T0, T1, USER,
+                            EDITOR));
+        }
+
+        @Test
+        void givenAProject_whenOnlyTheColorChanges_thenOnlyColorIsNamedChangedAndTheNameKept() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated())
+                    // when: the same name, a new color
+                    .when(update(SAME_ORG_EDITOR, "Shop bot", "green"))
+                    // then
+                    .expectEvents(new ProjectUpdatedEvent(PROJECT, ORG, List.of("color"), "Shop bot", "green", EDITOR, T1));
+        }
+
+        @Test
+        void givenAProject_whenThePatchChangesNothing_thenNoEventAndTheUnchangedRecord() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated())
+                    // when
+                    .when(update(SAME_ORG_EDITOR, null, "#ff0000"))
+                    // then
+                    .expectNoEvents()
+                    .expectResultMessagePayload(new ProjectRecord(PROJECT, "Shop bot", "#ff0000", EN, T0, T0, USER, USER));
+        }
+
+        @Test
+        void givenARenamedProject_whenUpdatingAgain_thenTheRecordShowsTheLastChange() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated(),
+                            new ProjectUpdatedEvent(PROJECT, ORG, List.of("name"), "Renamed", "#ff0000", EDITOR, T1))
+                    // when: nothing new
+                    .when(update(OWNER, "Renamed", null))
+                    // then
+                    .expectNoEvents()
+                    .expectResultMessagePayload(new ProjectRecord(PROJECT, "Renamed", "#ff0000", EN, T0, T1, USER, EDITOR));
+        }
+
+        @Test
+        void givenAProjectOfAnotherOrganisation_whenUpdating_thenNotFoundAndNothingStored() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated())
+                    // when
+                    .when(update(STRANGER, "Mine now", null))
+                    // then
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + PROJECT + " exists."))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenADeletedProject_whenUpdating_thenTheAggregateIsGone() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated(), new ProjectDeletedEvent(PROJECT, ORG, USER, T0))
+                    // when
+                    .when(update(OWNER, "Back", null))
+                    // then
+                    .expectException(AggregateDeletedException.class)
+                    .expectNoEvents();
+        }
     }
 
     // ---- create project

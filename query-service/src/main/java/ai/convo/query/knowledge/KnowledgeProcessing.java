@@ -7,6 +7,7 @@ import ai.convo.contract.knowledge.KnowledgeSourceIngestionFailedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceUpdatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreDeletedEvent;
+import ai.convo.contract.knowledge.KnowledgeStoreUpdatedEvent;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import org.axonframework.config.ConfigurerModule;
@@ -31,6 +32,9 @@ public class KnowledgeProcessing {
 
     static String projectOf(Object payload) {
         if (payload instanceof KnowledgeStoreCreatedEvent e) {
+            return e.projectId();
+        }
+        if (payload instanceof KnowledgeStoreUpdatedEvent e) {
             return e.projectId();
         }
         if (payload instanceof KnowledgeStoreDeletedEvent e) {

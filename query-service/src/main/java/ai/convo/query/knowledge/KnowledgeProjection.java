@@ -7,6 +7,7 @@ import ai.convo.contract.knowledge.KnowledgeSourceIngestionFailedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceUpdatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreDeletedEvent;
+import ai.convo.contract.knowledge.KnowledgeStoreUpdatedEvent;
 import ai.convo.contract.knowledge.SourceStatus;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
@@ -48,6 +49,12 @@ public class KnowledgeProjection {
                         + "ON CONFLICT (id) DO NOTHING", event.storeId(), event.projectId(), event.organisationId(),
                 event.referenceId(), event.name(), event.description(), event.language(), event.createdAt(),
                 event.createdAt(), event.createdBy(), event.createdBy(), event.projectId());
+    }
+
+    @EventHandler
+    public void on(KnowledgeStoreUpdatedEvent event) {
+        jdbc.write("UPDATE knowledge_store_view SET name = ?, description = ?, last_changed = ?, last_changed_by = ? "
+                + "WHERE id = ?", event.name(), event.description(), event.changedAt(), event.changedBy(), event.storeId());
     }
 
     @EventHandler

@@ -4,6 +4,7 @@ import ai.convo.contract.locale.LocaleCreatedEvent;
 import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
+import ai.convo.contract.project.ProjectUpdatedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import ai.convo.persistence.BatchingJdbcTemplate;
@@ -44,6 +45,12 @@ public class ProjectProjection {
     public void on(PrimaryLocaleChangedEvent event) {
         jdbc.write("UPDATE project_view SET primary_locale_reference = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
                 event.primaryLocaleId(), event.changedAt(), event.changedBy(), event.projectId());
+    }
+
+    @EventHandler
+    public void on(ProjectUpdatedEvent event) {
+        jdbc.write("UPDATE project_view SET name = ?, color = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
+                event.name(), event.color(), event.changedAt(), event.changedBy(), event.projectId());
     }
 
     @EventHandler

@@ -13,6 +13,7 @@ import ai.convo.contract.knowledge.KnowledgeSourceIngestionFailedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceUpdatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreDeletedEvent;
+import ai.convo.contract.knowledge.KnowledgeStoreUpdatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import ai.convo.testing.TestTokens;
 import java.util.ArrayList;
@@ -129,6 +130,27 @@ class KnowledgeListTest extends QueryTestBase {
                 .expectStatus().isNotFound().expectBody().jsonPath("$.logLevel").exists();
         http.get().uri("/v2.0/knowledgestores/{id}", "short").header("X-API-Key", caller.apiKey()).exchange()
                 .expectStatus().isBadRequest().expectBody().jsonPath("$.details.knowledgeStoreId").exists();
+    }
+
+    @Test
+    void givenAStoreRenamed_whenReadByIdAndListed_thenTheNewNameDescriptionAndLastChange() {
+        // given
+        Caller editor = colleague(caller);
+        long at = append(storeId, new KnowledgeStoreUpdatedEvent(storeId, project.id(), caller.organisationId(),
+                List.of("name", "description"), "Handbooks", "All of them", editor.userId(), 3000));
+        // when / then
+        http.get().uri("/v2.0/knowledgestores/{id}", storeId).header("X-API-Key", caller.apiKey())
+                .header("X-Event-Position", Long.toString(at)).exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.name").isEqualTo("Handbooks")
+                .jsonPath("$.description").isEqualTo("All of them")
+                .jsonPath("$.lastChanged").isEqualTo(3000)
+                .jsonPath("$.lastChangedBy").isEqualTo(editor.userId())
+                .jsonPath("$.createdAt").isEqualTo(1000);
+        http.get().uri("/v2.0/knowledgestores?filter=handbooks").header("X-API-Key", caller.apiKey()).exchange()
+                .expectStatus().isOk().expectBody().jsonPath("$.total").isEqualTo(1)
+                .jsonPath("$.items[0]._id").isEqualTo(storeId);
     }
 
     // ---- sources
