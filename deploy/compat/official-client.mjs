@@ -97,6 +97,24 @@ try {
     return notes(null);
   });
 
+  await step("readProjectSettings (defaults), updateProjectSettings (nested partial), read back at once", async () => {
+    const before = await client.readProjectSettings({ projectId: project._id }, readOpts());
+    check(lastStatus() === 200, `expected HTTP 200, got ${lastStatus()}`);
+    check(before?._id === project._id && before.timezone === "UTC" && before.intentThreshold?.upper === 0.6,
+      `unexpected defaults: ${short(before)}`);
+    const after = await client.updateProjectSettings({ projectId: project._id, timezone: "Europe/Berlin",
+      translationSettings: { connections: { google: { retries: 3 } } } });
+    check(lastStatus() === 200, `expected HTTP 200, got ${lastStatus()}`);
+    check(after?.timezone === "Europe/Berlin" && after.translationSettings?.connections?.google?.retries === 3,
+      `change not in response: ${short(after)}`);
+    await atOnce(() => client.readProjectSettings({ projectId: project._id }, readOpts()),
+      (r) => r?.timezone === "Europe/Berlin" && r.translationSettings?.connections?.google?.timeout === 5000,
+      "updated project settings");
+    const err = await rejects(() => client.updateProjectSettings({ projectId: project._id, timezone: "Nowhere/Else" }));
+    check(lastStatus() === 400 && err.httpStatusCode === 400, `expected 400 for an unknown time zone, got ${lastStatus()}`);
+    return notes(null);
+  });
+
   await step("createKnowledgeStore, updateKnowledgeStore, readKnowledgeStore at once, deleteKnowledgeStore", async () => {
     const store = await client.createKnowledgeStore({ projectId: project._id, name: "FAQ", language: "en-US" });
     check(lastStatus() === 201, `expected HTTP 201, got ${lastStatus()}`);

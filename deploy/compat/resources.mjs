@@ -242,6 +242,24 @@ try {
     return null;
   });
 
+  await step("readFlowSettings (defaults), updateFlowSettings (a setting + localeSettings), read back at once", async () => {
+    const before = await client.readFlowSettings({ flowId: flow._id }, readOpts());
+    expectStatus(200);
+    check(before?._id === flow._id && before.flowIntentMappingOrder === "joint" && Array.isArray(before.localeSettings),
+      `unexpected defaults: ${short(before)}`);
+    const after = await client.updateFlowSettings({ flowId: flow._id, flowIntentMappingOrder: "main",
+      intentThreshold: { lower: 0.3 }, localeSettings: { localeReference: germanLocaleId, inheritFallbackLocaleModel: true } });
+    expectStatus(200);
+    check(after?.flowIntentMappingOrder === "main" && after.intentThreshold?.lower === 0.3, `change not in response: ${short(after)}`);
+    await atOnce(() => client.readFlowSettings({ flowId: flow._id }, readOpts()),
+      (r) => r?.flowIntentMappingOrder === "main" && r.intentThreshold?.upper === 0.6
+        && r.localeSettings?.some((l) => l.localeReference === germanLocaleId && l.inheritFallbackLocaleModel === true),
+      "updated flow settings");
+    const err = await rejects(() => client.updateFlowSettings({ flowId: flow._id, flowIntentMappingOrder: "sideways" }));
+    check(lastStatus() === 400 && err.httpStatusCode === 400, `expected 400 for a value not allowed, got ${lastStatus()}`);
+    return null;
+  });
+
   await step("indexFlows with filter, sort, includeFeedbackReport, preferredLocaleId (typed parameters)", async () => {
     const page = await client.indexFlows({ projectId: project._id, filter: "main", sort: { name: "desc" },
       includeFeedbackReport: true, preferredLocaleId: germanLocaleId }, readOpts());

@@ -3,6 +3,7 @@ package ai.convo.command.flow;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
 
+import ai.convo.command.locale.LocaleLookup;
 import ai.convo.command.project.ProjectLookup;
 import ai.convo.command.state.FlowIntents;
 import ai.convo.contract.common.Actor;
@@ -13,9 +14,13 @@ import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
 import ai.convo.contract.flow.FlowPatch;
 import ai.convo.contract.flow.FlowRecord;
+import ai.convo.contract.flow.FlowSettingsUpdatedEvent;
 import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.flow.UpdateFlowCommand;
+import ai.convo.contract.flow.UpdateFlowSettingsCommand;
 import ai.convo.contract.intent.IntentId;
+import ai.convo.contract.settings.Settings;
+import ai.convo.contract.settings.SettingsRecord;
 import ai.convo.contract.state.AddIntentToStateCommand;
 import ai.convo.contract.state.CreateStateCommand;
 import ai.convo.contract.state.DefaultStateChangedEvent;
@@ -34,6 +39,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -57,6 +63,12 @@ public class FlowAggregate {
     private String organisationId;
     private FlowRecord flow;
     private final Map<String, StateRecord> states = new LinkedHashMap<>();
+    /** Settings a client set (dotted path to value); the rest are Settings.FLOW's defaults. */
+    private final Map<String, Object> settings = new LinkedHashMap<>();
+    /** Per locale of the project: inheritFallbackLocaleModel, for the locales a client set it for. */
+    private final Map<String, Boolean> localeSettings = new LinkedHashMap<>();
+    private long settingsChanged;
+    private String settingsChangedBy;
 
     protected FlowAggregate() {
         // for Axon
@@ -94,6 +106,45 @@ public class FlowAggregate {
         apply(new FlowUpdatedEvent(flowId, projectId, organisationId, changed, name, description,
                 command.actor().userId(), command.at()));
         return flow;
+    }
+
+    /**
+     * Answers the settings as they are afterwards; values equal to the current ones are no change. A locale setting
+     * names a locale of the flow's project.
+     */
+    @CommandHandler
+    public SettingsRecord handle(UpdateFlowSettingsCommand command, FlowLookup flows, LocaleLookup locales) {
+        visibleTo(command.actor(), flows);
+        Map<String, Object> after = new LinkedHashMap<>(settings);
+        after.putAll(command.changes());
+        String crossed = Settings.thresholdProblem(Settings.FLOW, after);
+        if (crossed != null) {
+            throw DomainException.invalid("intentThreshold", crossed);
+        }
+        for (String localeId : command.localeSettings().keySet()) {
+            if (!locales.projectOf(localeId).map(projectId::equals).orElse(false)) {
+                throw DomainException.invalid("localeSettings.localeReference", "Locale " + localeId
+                        + " is not a locale of this flow's project.");
+            }
+        }
+        Map<String, Object> changed = new LinkedHashMap<>();
+        command.changes().forEach((path, value) -> {
+            if (!Objects.equals(value, Settings.FLOW.value(path, settings))) {
+                changed.put(path, value);
+            }
+        });
+        Map<String, Boolean> changedLocales = new LinkedHashMap<>();
+        command.localeSettings().forEach((localeId, inherit) -> {
+            if (!inherit.equals(localeSettings.get(localeId))) {
+                changedLocales.put(localeId, inherit);
+            }
+        });
+        if (!changed.isEmpty() || !changedLocales.isEmpty()) {
+            apply(new FlowSettingsUpdatedEvent(flowId, projectId, organisationId, changed, changedLocales,
+                    command.actor().userId(), command.at()));
+        }
+        return new SettingsRecord(flowId, new LinkedHashMap<>(settings), new LinkedHashMap<>(localeSettings),
+                flow.createdAt(), flow.createdBy(), settingsChanged, settingsChangedBy);
     }
 
     @CommandHandler
@@ -299,6 +350,16 @@ public class FlowAggregate {
         organisationId = event.organisationId();
         flow = new FlowRecord(event.flowId(), event.name(), event.description(), event.referenceId(),
                 event.projectId(), event.createdAt(), event.createdAt(), event.createdBy(), event.createdBy());
+        settingsChanged = event.createdAt();
+        settingsChangedBy = event.createdBy();
+    }
+
+    @EventSourcingHandler
+    void on(FlowSettingsUpdatedEvent event) {
+        settings.putAll(event.changed());
+        localeSettings.putAll(event.localeSettings());
+        settingsChanged = event.changedAt();
+        settingsChangedBy = event.changedBy();
     }
 
     @EventSourcingHandler

@@ -9,13 +9,20 @@ import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.flow.FlowPatch;
 import ai.convo.contract.flow.FlowRecord;
 import ai.convo.contract.flow.UpdateFlowCommand;
+import ai.convo.contract.flow.UpdateFlowSettingsCommand;
 import ai.convo.contract.project.ProjectId;
+import ai.convo.contract.settings.Settings;
+import ai.convo.contract.settings.SettingsRecord;
+import ai.convo.contract.settings.SettingsSchema;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.security.ApiPrincipal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -80,6 +87,59 @@ public class FlowController {
                         new FlowPatch(name, description), Clock.nowSeconds()), flowId)
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("flow", sent.result().toWire()), null, sent.position()));
+    }
+
+    /**
+     * The official client's updateFlowSettings: any part of the settings, nested as a read shows them, and
+     * {@code localeSettings} as one {localeReference, inheritFallbackLocaleModel} (the client's shape) or a list of
+     * them (a read's shape, so a read sent back is fine: its _id and dates are skipped). Answers the full settings.
+     */
+    @PatchMapping("/v2.0/flows/{flowId}/settings")
+    public Mono<ResponseEntity<byte[]>> updateSettings(ServerWebExchange exchange,
+                                                       @AuthenticationPrincipal ApiPrincipal caller,
+                                                       @PathVariable String flowId,
+                                                       @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        JsonBody body = JsonBody.parse(exchange, raw, false);
+        Map<String, Object> fields = new LinkedHashMap<>(body.asMap());
+        Map<String, String> problems = new LinkedHashMap<>();
+        Map<String, Boolean> locales = localeSettings(fields.remove("localeSettings"), problems);
+        SettingsSchema.Patch patch = Settings.FLOW.patch(fields, Settings.METADATA);
+        problems.putAll(patch.problems());
+        body.validate(problems);
+        return commands.<SettingsRecord>send(new UpdateFlowSettingsCommand(FlowId.of(flowId), caller.actor(),
+                        patch.changes(), locales, Clock.nowSeconds()), flowId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("settings", sent.result().toWire(Settings.FLOW)), null,
+                        sent.position()));
+    }
+
+    private static final String LOCALE_SETTING = "an object {localeReference: a locale id, "
+            + "inheritFallbackLocaleModel: true or false}, or a list of such objects";
+
+    /** localeSettings as locale id to inheritFallbackLocaleModel; problems go to {@code problems}. */
+    private static Map<String, Boolean> localeSettings(Object value, Map<String, String> problems) {
+        Map<String, Boolean> locales = new LinkedHashMap<>();
+        if (value == null) {
+            return locales;
+        }
+        List<?> items = value instanceof List<?> list ? list : List.of(value);
+        if (items.size() > 100) {
+            problems.put("localeSettings", "must be " + LOCALE_SETTING + " (at most 100)");
+            return locales;
+        }
+        for (Object item : items) {
+            if (!(item instanceof Map<?, ?> one) || !Set.of("localeReference", "inheritFallbackLocaleModel")
+                    .containsAll(one.keySet())
+                    || !(one.get("localeReference") instanceof String id) || !Ids.isValid(id)
+                    || !(one.get("inheritFallbackLocaleModel") instanceof Boolean inherit)
+                    || locales.put(id, inherit) != null) {
+                problems.put("localeSettings", "must be " + LOCALE_SETTING + ", each locale once");
+                return Map.of();
+            }
+        }
+        return locales;
     }
 
     /** Deletes the flow with its states (and, through the intents feature, its intents). */

@@ -20,8 +20,12 @@ import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import ai.convo.contract.project.ProjectPatch;
 import ai.convo.contract.project.ProjectRecord;
+import ai.convo.contract.project.ProjectSettingsUpdatedEvent;
 import ai.convo.contract.project.ProjectUpdatedEvent;
 import ai.convo.contract.project.UpdateProjectCommand;
+import ai.convo.contract.project.UpdateProjectSettingsCommand;
+import ai.convo.contract.settings.Settings;
+import ai.convo.contract.settings.SettingsRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +54,10 @@ public class ProjectAggregate {
     private String createdBy;
     private long lastChanged;
     private String lastChangedBy;
+    /** Settings a client set (dotted path to value); the rest are Settings.PROJECT's defaults. */
+    private final Map<String, Object> settings = new LinkedHashMap<>();
+    private long settingsChanged;
+    private String settingsChangedBy;
     private final Map<String, LocaleRecord> locales = new LinkedHashMap<>();
 
     protected ProjectAggregate() {
@@ -88,6 +96,30 @@ public class ProjectAggregate {
         }
         return new ProjectRecord(projectId, name, color, primaryLocaleId, createdAt, lastChanged, createdBy,
                 lastChangedBy);
+    }
+
+    /** Answers the settings as they are afterwards; values equal to the current ones are no change. */
+    @CommandHandler
+    public SettingsRecord handle(UpdateProjectSettingsCommand command) {
+        visibleTo(command.actor());
+        Map<String, Object> after = new LinkedHashMap<>(settings);
+        after.putAll(command.changes());
+        String crossed = Settings.thresholdProblem(Settings.PROJECT, after);
+        if (crossed != null) {
+            throw DomainException.invalid("intentThreshold", crossed);
+        }
+        Map<String, Object> changed = new LinkedHashMap<>();
+        command.changes().forEach((path, value) -> {
+            if (!Objects.equals(value, Settings.PROJECT.value(path, settings))) {
+                changed.put(path, value);
+            }
+        });
+        if (!changed.isEmpty()) {
+            apply(new ProjectSettingsUpdatedEvent(projectId, organisationId, changed, command.actor().userId(),
+                    command.at()));
+        }
+        return new SettingsRecord(projectId, new LinkedHashMap<>(settings), null, createdAt, createdBy,
+                settingsChanged, settingsChangedBy);
     }
 
     @CommandHandler
@@ -250,6 +282,15 @@ public class ProjectAggregate {
         createdBy = event.createdBy();
         lastChanged = event.createdAt();
         lastChangedBy = event.createdBy();
+        settingsChanged = event.createdAt();
+        settingsChangedBy = event.createdBy();
+    }
+
+    @EventSourcingHandler
+    void on(ProjectSettingsUpdatedEvent event) {
+        settings.putAll(event.changed());
+        settingsChanged = event.changedAt();
+        settingsChangedBy = event.changedBy();
     }
 
     @EventSourcingHandler

@@ -2,16 +2,20 @@ package ai.convo.command.project;
 
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
+import ai.convo.contract.common.DomainException;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.locale.LocaleId;
 import ai.convo.contract.locale.NluLanguage;
 import ai.convo.contract.project.CreateProjectCommand;
 import ai.convo.contract.project.DeleteProjectCommand;
-import ai.convo.contract.common.DomainException;
 import ai.convo.contract.project.ProjectId;
 import ai.convo.contract.project.ProjectPatch;
 import ai.convo.contract.project.ProjectRecord;
 import ai.convo.contract.project.UpdateProjectCommand;
+import ai.convo.contract.project.UpdateProjectSettingsCommand;
+import ai.convo.contract.settings.Settings;
+import ai.convo.contract.settings.SettingsRecord;
+import ai.convo.contract.settings.SettingsSchema;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
@@ -87,6 +91,27 @@ public class ProjectController {
                         new ProjectPatch(name, color), Clock.nowSeconds()), projectId)
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("project", sent.result().toWire()), null, sent.position()));
+    }
+
+    /**
+     * The official client's updateProjectSettings: any part of the settings, nested as a read shows them (a read sent
+     * back is fine: its _id and dates are skipped). Answers the full settings afterwards.
+     */
+    @PatchMapping("/v2.0/projects/{projectId}/settings")
+    public Mono<ResponseEntity<byte[]>> updateSettings(ServerWebExchange exchange,
+                                                       @AuthenticationPrincipal ApiPrincipal caller,
+                                                       @PathVariable String projectId,
+                                                       @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("projectId", projectId);
+        JsonBody body = JsonBody.parse(exchange, raw, false);
+        SettingsSchema.Patch patch = Settings.PROJECT.patch(body.asMap(), Settings.METADATA);
+        body.validate(patch.problems());
+        return commands.<SettingsRecord>send(new UpdateProjectSettingsCommand(ProjectId.of(projectId), caller.actor(),
+                        patch.changes(), Clock.nowSeconds()), projectId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("settings", sent.result().toWire(Settings.PROJECT)), null,
+                        sent.position()));
     }
 
     /**

@@ -93,12 +93,31 @@ class AggregateSnapshotsApiTest extends ApiTestBase {
 
     @Test
     void everyAggregateInTheStoreReadsBackExactlyFromItsSnapshot() {
-        createProject(ADMIN_KEY, "one of each at least", "en-US");
+        String projectId = (String) createProject(ADMIN_KEY, "one of each at least", "en-US").get("_id");
+        // settings hold free-form values (numbers, lists, null): they must read back as the same types
+        patchSettings("/v2.0/projects/" + projectId + "/settings", Map.of("intentThreshold", Map.of("lower", 0.25),
+                "learnNewExampleSentencesThreshold", 7, "positiveConfirmationWords", List.of("ja"),
+                "audioPreviewSettings", Map.of("provider", "aws"),
+                "generativeAISettings", Map.of("useCasesSettings", Map.of("nlu", Map.of("largeLanguageModelId", "m")))));
+        Map<String, Object> noProvider = new HashMap<>();
+        noProvider.put("provider", null);
+        patchSettings("/v2.0/projects/" + projectId + "/settings", Map.of("audioPreviewSettings", noProvider));
+        String flowId = (String) http.post().uri("/v2.0/flows").header("X-API-Key", ADMIN_KEY)
+                .contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("projectId", projectId, "name", "settings")).exchange()
+                .expectStatus().isCreated().expectBody(Map.class).returnResult().getResponseBody().get("_id");
+        String localeId = jdbc.queryForObject("SELECT locale_id FROM cmd_locale_lookup WHERE project_id = ?",
+                String.class, projectId);
+        patchSettings("/v2.0/flows/" + flowId + "/settings", Map.of("yesNoIntentThreshold", 1, "localeSettings",
+                Map.of("localeReference", localeId, "inheritFallbackLocaleModel", false)));
         List<Map<String, Object>> aggregates = jdbc.queryForList("SELECT DISTINCT ON (type) type, aggregate_identifier "
                 + "FROM (SELECT type, aggregate_identifier, count(*) AS events FROM domain_event_entry "
                 + "WHERE type IS NOT NULL AND type <> 'CallRecordBatchAggregate' "
                 + "GROUP BY type, aggregate_identifier) a ORDER BY type, events DESC");
         assertThat(aggregates).isNotEmpty();
+        aggregates = new java.util.ArrayList<>(aggregates);
+        aggregates.add(Map.of("type", "ProjectAggregate", "aggregate_identifier", projectId));
+        aggregates.add(Map.of("type", "FlowAggregate", "aggregate_identifier", flowId));
         Map<String, Class<?>> types = new HashMap<>();
         for (String bean : context.getBeanNamesForAnnotation(Aggregate.class)) {
             Class<?> type = context.getType(bean);
@@ -118,6 +137,11 @@ class AggregateSnapshotsApiTest extends ApiTestBase {
             }
         }
         assertThat(differences).isEmpty();
+    }
+
+    private void patchSettings(String uri, Object body) {
+        http.patch().uri(uri).header("X-API-Key", ADMIN_KEY).contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .bodyValue(body).exchange().expectStatus().isOk();
     }
 
     /** State held as Object: a long comes back as an int, so such a snapshot would load differently. */

@@ -22,10 +22,13 @@ import ai.convo.contract.flow.FlowDeletedEvent;
 import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.flow.FlowPatch;
 import ai.convo.contract.flow.FlowRecord;
+import ai.convo.contract.flow.FlowSettingsUpdatedEvent;
 import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.flow.UpdateFlowCommand;
+import ai.convo.contract.flow.UpdateFlowSettingsCommand;
 import ai.convo.contract.intent.IntentId;
 import ai.convo.contract.project.ProjectId;
+import ai.convo.contract.settings.SettingsRecord;
 import ai.convo.contract.state.AddIntentToStateCommand;
 import ai.convo.contract.state.CreateStateCommand;
 import ai.convo.contract.state.DeleteStateCommand;
@@ -34,7 +37,10 @@ import ai.convo.contract.state.StateId;
 import ai.convo.contract.state.StatePatch;
 import ai.convo.contract.state.StateType;
 import ai.convo.contract.state.UpdateStateCommand;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.axonframework.eventsourcing.AggregateDeletedException;
 import org.axonframework.test.aggregate.FixtureConfiguration;
@@ -194,6 +200,104 @@ class FlowAggregateTest {
                     .expectResultMessagePayload(new FlowRecord(FLOW, "Checkout", "The main flow", FLOW_REF, PROJECT, T0,
                             T1, USER, EDITOR));
         }
+    }
+
+    @Nested
+    @DisplayName("UpdateFlowSettingsCommand")
+    class UpdateFlowSettings {
+
+        static final String LOCALE = "d10000000000000000000001";
+        static final String FOREIGN_LOCALE = "d10000000000000000000002";
+
+        UpdateFlowSettingsCommand settings(Map<String, Object> changes, Map<String, Boolean> locales) {
+            return new UpdateFlowSettingsCommand(FlowId.of(FLOW), SAME_ORG_EDITOR, changes, locales, T1);
+        }
+
+        @Test
+        void givenAFlow_whenSettingsAndALocaleSettingChange_thenOnlyTheChangedOnesAreInTheEventAndTheRecordShowsAll() {
+            // given: a locale of the flow's project
+            fakes.locales().projects.put(LOCALE, PROJECT);
+            Map<String, Object> changes = new LinkedHashMap<>();
+            changes.put("flowIntentMappingOrder", "main");
+            changes.put("intentThreshold.lower", 0.4); // the default: no change
+            changes.put("positiveConfirmationWords", new ArrayList<>(List.of("ja")));
+            fixture.given(flowCreated())
+                    // when
+                    .when(settings(changes, Map.of(LOCALE, true)))
+                    // then
+                    .expectEvents(new FlowSettingsUpdatedEvent(FLOW, PROJECT, ORG,
+                            Map.of("flowIntentMappingOrder", "main", "positiveConfirmationWords", List.of("ja")),
+                            Map.of(LOCALE, true), EDITOR, T1))
+                    .expectResultMessagePayloadMatching(resultWith(record -> record.stored().equals(Map.of(
+                            "flowIntentMappingOrder", "main", "positiveConfirmationWords", List.of("ja")))
+                            && record.localeSettings().equals(Map.of(LOCALE, true)) && record.lastChanged() == T1
+                            && record.lastChangedBy().equals(EDITOR) && record.createdAt() == T0));
+        }
+
+        @Test
+        void givenSettingsAlreadySo_whenTheSameValuesAreSent_thenNoEvent() {
+            // given
+            fakes.locales().projects.put(LOCALE, PROJECT);
+            fixture.given(flowCreated(), new FlowSettingsUpdatedEvent(FLOW, PROJECT, ORG, Map.of("yesNoIntentThreshold", 0.8),
+                            Map.of(LOCALE, false), EDITOR, T1))
+                    // when
+                    .when(settings(Map.of("yesNoIntentThreshold", 0.8), Map.of(LOCALE, false)))
+                    // then
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenAFlow_whenTheThresholdsWouldCross_thenInvalidAndNothingStored() {
+            // given
+            fixture.given(flowCreated())
+                    // when: lower above the default upper (0.6)
+                    .when(settings(Map.of("intentThreshold.lower", 0.7), Map.of()))
+                    // then
+                    .expectException(domainError(DomainException.Kind.INVALID, "must not be above intentThreshold.upper"))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenAFlow_whenALocaleOfAnotherProjectOrNoLocaleIsNamed_thenInvalidAndNothingStored() {
+            // given
+            fakes.locales().projects.put(FOREIGN_LOCALE, "a00000000000000000000009");
+            fixture.given(flowCreated())
+                    // when / then
+                    .when(settings(Map.of(), Map.of(FOREIGN_LOCALE, true)))
+                    .expectException(domainError(DomainException.Kind.INVALID, "is not a locale of this flow's project"))
+                    .expectNoEvents();
+            fixture.given(flowCreated())
+                    .when(settings(Map.of(), Map.of(LOCALE, true)))
+                    .expectException(domainError(DomainException.Kind.INVALID, "is not a locale of this flow's project"))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenAFlowOfAnotherOrganisation_whenItsSettingsChange_thenNotFound() {
+            // given
+            fixture.given(flowCreated())
+                    // when
+                    .when(new UpdateFlowSettingsCommand(FlowId.of(FLOW), STRANGER, Map.of("implicitSlotParsing", "full"),
+                            Map.of(), T1))
+                    // then
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "Flow " + FLOW + " does not exist."))
+                    .expectNoEvents();
+        }
+    }
+
+    /** A result that is a SettingsRecord passing {@code check}. */
+    static org.hamcrest.Matcher<Object> resultWith(java.util.function.Predicate<SettingsRecord> check) {
+        return new org.hamcrest.TypeSafeMatcher<>() {
+            @Override
+            protected boolean matchesSafely(Object item) {
+                return item instanceof SettingsRecord record && check.test(record);
+            }
+
+            @Override
+            public void describeTo(org.hamcrest.Description description) {
+                description.appendText("the expected settings record");
+            }
+        };
     }
 
     @Nested

@@ -1,5 +1,6 @@
 package ai.convo.command.flow;
 
+import ai.convo.command.locale.LocaleLookup;
 import ai.convo.command.project.ProjectLookup;
 import ai.convo.command.state.FlowIntents;
 import ai.convo.contract.common.Actor;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.axonframework.test.aggregate.AggregateTestFixture;
@@ -93,7 +95,21 @@ public final class FlowFixtures {
         }
     }
 
-    public record Fakes(FakeProjects projects, FakeFlows flows, FakeIntents intents) {
+    /** Which project each locale belongs to, as cmd_locale_lookup would hold it. */
+    public static final class FakeLocales extends LocaleLookup {
+        public final Map<String, String> projects = new HashMap<>();
+
+        public FakeLocales() {
+            super(null);
+        }
+
+        @Override
+        public Optional<String> projectOf(String localeId) {
+            return Optional.ofNullable(projects.get(localeId));
+        }
+    }
+
+    public record Fakes(FakeProjects projects, FakeFlows flows, FakeIntents intents, FakeLocales locales) {
     }
 
     public static FixtureConfiguration<FlowAggregate> fixture(Fakes fakes) {
@@ -101,11 +117,12 @@ public final class FlowFixtures {
         fixture.registerInjectableResource(fakes.projects());
         fixture.registerInjectableResource(fakes.flows());
         fixture.registerInjectableResource(fakes.intents());
+        fixture.registerInjectableResource(fakes.locales());
         return fixture;
     }
 
     public static Fakes fakes() {
-        return new Fakes(new FakeProjects(), new FakeFlows(), new FakeIntents());
+        return new Fakes(new FakeProjects(), new FakeFlows(), new FakeIntents(), new FakeLocales());
     }
 
     public static FlowCreatedEvent flowCreated() {

@@ -23,8 +23,11 @@ import ai.convo.contract.project.ProjectDeletedEvent;
 import ai.convo.contract.project.ProjectId;
 import ai.convo.contract.project.ProjectPatch;
 import ai.convo.contract.project.ProjectRecord;
+import ai.convo.contract.project.ProjectSettingsUpdatedEvent;
 import ai.convo.contract.project.ProjectUpdatedEvent;
 import ai.convo.contract.project.UpdateProjectCommand;
+import ai.convo.contract.project.UpdateProjectSettingsCommand;
+import ai.convo.contract.settings.SettingsRecord;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -240,6 +243,70 @@ class ProjectAggregateTest {
                     .when(update(OWNER, "Back", null))
                     // then
                     .expectException(AggregateDeletedException.class)
+                    .expectNoEvents();
+        }
+    }
+
+    // ---- project settings
+
+    @Nested
+    @DisplayName("UpdateProjectSettingsCommand")
+    class UpdateProjectSettings {
+
+        UpdateProjectSettingsCommand settings(Actor actor, Map<String, Object> changes) {
+            return new UpdateProjectSettingsCommand(ProjectId.of(PROJECT), actor, changes, T1);
+        }
+
+        @Test
+        void givenAProject_whenSettingsChange_thenOnlyTheChangedOnesAreInTheEventAndTheRecordShowsThem() {
+            // given
+            Map<String, Object> changes = new java.util.LinkedHashMap<>();
+            changes.put("timezone", "Europe/Berlin");
+            changes.put("collectAnalytics", true); // the default: no change
+            changes.put("audioPreviewSettings.provider", "aws");
+            fixture.given(projectCreated(), primaryEnCreated())
+                    // when
+                    .when(settings(SAME_ORG_EDITOR, changes))
+                    // then
+                    .expectEvents(new ProjectSettingsUpdatedEvent(PROJECT, ORG,
+                            Map.of("timezone", "Europe/Berlin", "audioPreviewSettings.provider", "aws"), EDITOR, T1))
+                    .expectResultMessagePayload(new SettingsRecord(PROJECT,
+                            Map.of("timezone", "Europe/Berlin", "audioPreviewSettings.provider", "aws"), null, T0, USER,
+                            T1, EDITOR));
+        }
+
+        @Test
+        void givenASettingSetBefore_whenItIsSetBackToItsDefault_thenThatIsAChangeToo() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated(),
+                            new ProjectSettingsUpdatedEvent(PROJECT, ORG, Map.of("timezone", "Asia/Tokyo"), EDITOR, T1))
+                    // when
+                    .when(settings(OWNER, Map.of("timezone", "UTC")))
+                    // then
+                    .expectEvents(new ProjectSettingsUpdatedEvent(PROJECT, ORG, Map.of("timezone", "UTC"), USER, T1));
+        }
+
+        @Test
+        void givenAProject_whenTheIntentThresholdsWouldCross_thenInvalidNamingThemAndNothingStored() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated(),
+                            new ProjectSettingsUpdatedEvent(PROJECT, ORG, Map.of("intentThreshold.upper", 0.5), EDITOR, T1))
+                    // when
+                    .when(settings(OWNER, Map.of("intentThreshold.lower", 0.55)))
+                    // then
+                    .expectException(domainError(DomainException.Kind.INVALID,
+                            "intentThreshold.lower (0.55) must not be above intentThreshold.upper (0.5)"))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenAProjectOfAnotherOrganisation_whenItsSettingsChange_thenNotFound() {
+            // given
+            fixture.given(projectCreated(), primaryEnCreated())
+                    // when
+                    .when(settings(STRANGER, Map.of("timezone", "Europe/Paris")))
+                    // then
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + PROJECT + " exists."))
                     .expectNoEvents();
         }
     }

@@ -2,6 +2,7 @@ package ai.convo.query.flow;
 
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
+import ai.convo.contract.flow.FlowSettingsUpdatedEvent;
 import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.intent.IntentDeletedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
@@ -38,6 +39,9 @@ public class FlowProcessing {
             return e.projectId();
         }
         if (payload instanceof FlowUpdatedEvent e) {
+            return e.projectId();
+        }
+        if (payload instanceof FlowSettingsUpdatedEvent e) {
             return e.projectId();
         }
         if (payload instanceof FlowDeletedEvent e) {

@@ -2,12 +2,14 @@ package ai.convo.query.flow;
 
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
+import ai.convo.contract.flow.FlowSettingsUpdatedEvent;
 import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The flow read model; plain code that a test can feed events. */
 @Component
@@ -15,6 +17,7 @@ import org.springframework.stereotype.Component;
 public class FlowProjection {
 
     public static final String GROUP = "flows";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final BatchingJdbcTemplate jdbc;
 
@@ -37,6 +40,15 @@ public class FlowProjection {
         jdbc.write("UPDATE flow_view SET name = ?, description = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
                 event.name(), event.description() == null ? "" : event.description(), event.changedAt(),
                 event.changedBy(), event.flowId());
+    }
+
+    /** The changed settings go over the stored ones (flat: dotted path to value). */
+    @EventHandler
+    public void on(FlowSettingsUpdatedEvent event) {
+        jdbc.write("UPDATE flow_view SET settings = settings || ?::jsonb, locale_settings = locale_settings || ?::jsonb, "
+                        + "settings_changed_at = ?, settings_changed_by = ? WHERE id = ?",
+                JSON.writeValueAsString(event.changed()), JSON.writeValueAsString(event.localeSettings()),
+                event.changedAt(), event.changedBy(), event.flowId());
     }
 
     @EventHandler

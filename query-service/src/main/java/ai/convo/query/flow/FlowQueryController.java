@@ -1,11 +1,13 @@
 package ai.convo.query.flow;
 
 import ai.convo.contract.flow.FlowRecord;
+import ai.convo.contract.settings.Settings;
 import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.web.QueryParams;
+import ai.convo.query.settings.SettingsRows;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
@@ -34,6 +36,7 @@ public class FlowQueryController {
             "_id", Column.text("id")), "name");
 
     static final Reads.One ONE = new Reads.One("flow_view", "Flow", "flow", FlowQueryController::wire);
+    static final Reads.One SETTINGS = new Reads.One("flow_view", "Flow", "settings", SettingsRows.wire(Settings.FLOW, true));
 
     private final Reads reads;
 
@@ -59,6 +62,13 @@ public class FlowQueryController {
     public Mono<ResponseEntity<byte[]>> read(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                              @PathVariable String flowId) {
         return reads.one(exchange, ApiMedia.JSON, ONE, "flowId", flowId, caller.organisationId());
+    }
+
+    /** The official client's readFlowSettings: every setting, the ones a client set over the defaults. */
+    @GetMapping("/v2.0/flows/{flowId}/settings")
+    public Mono<ResponseEntity<byte[]>> settings(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                 @PathVariable String flowId) {
+        return reads.one(exchange, ApiMedia.JSON, SETTINGS, "flowId", flowId, caller.organisationId());
     }
 
     static Map<String, Object> wire(Readable row) {

@@ -4,11 +4,13 @@ import ai.convo.contract.locale.LocaleCreatedEvent;
 import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
+import ai.convo.contract.project.ProjectSettingsUpdatedEvent;
 import ai.convo.contract.project.ProjectUpdatedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The project read model. Writes go through JDBC inside Axon's transaction, so a row and the processor's
@@ -17,6 +19,8 @@ import org.springframework.stereotype.Component;
 @Component
 @ProcessingGroup("projects")
 public class ProjectProjection {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final BatchingJdbcTemplate jdbc;
 
@@ -51,6 +55,14 @@ public class ProjectProjection {
     public void on(ProjectUpdatedEvent event) {
         jdbc.write("UPDATE project_view SET name = ?, color = ?, last_changed = ?, last_changed_by = ? WHERE id = ?",
                 event.name(), event.color(), event.changedAt(), event.changedBy(), event.projectId());
+    }
+
+    /** The changed settings go over the stored ones (flat: dotted path to value). */
+    @EventHandler
+    public void on(ProjectSettingsUpdatedEvent event) {
+        jdbc.write("UPDATE project_view SET settings = settings || ?::jsonb, settings_changed_at = ?, "
+                        + "settings_changed_by = ? WHERE id = ?",
+                JSON.writeValueAsString(event.changed()), event.changedAt(), event.changedBy(), event.projectId());
     }
 
     @EventHandler

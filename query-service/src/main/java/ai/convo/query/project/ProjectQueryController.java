@@ -1,10 +1,12 @@
 package ai.convo.query.project;
 
 import ai.convo.contract.project.ProjectRecord;
+import ai.convo.contract.settings.Settings;
 import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.security.ApiPrincipal;
+import ai.convo.query.settings.SettingsRows;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
@@ -31,6 +33,8 @@ public class ProjectQueryController {
             "_id", Column.text("id")), "name");
 
     static final Reads.One ONE = new Reads.One("project_view", "Project", "project", ProjectQueryController::wire);
+    static final Reads.One SETTINGS = new Reads.One("project_view", "Project", "settings",
+            SettingsRows.wire(Settings.PROJECT, false));
 
     private final Reads reads;
 
@@ -51,6 +55,13 @@ public class ProjectQueryController {
     public Mono<ResponseEntity<byte[]>> read(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                              @PathVariable String projectId) {
         return reads.one(exchange, ApiMedia.JSON, ONE, "projectId", projectId, caller.organisationId());
+    }
+
+    /** The official client's readProjectSettings: every setting, the ones a client set over the defaults. */
+    @GetMapping("/v2.0/projects/{projectId}/settings")
+    public Mono<ResponseEntity<byte[]>> settings(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                 @PathVariable String projectId) {
+        return reads.one(exchange, ApiMedia.JSON, SETTINGS, "projectId", projectId, caller.organisationId());
     }
 
     static Map<String, Object> wire(Readable row) {

@@ -73,6 +73,12 @@ public final class JsonBody {
         return this;
     }
 
+    /** The whole body as plain Java values (maps, lists, strings, numbers, booleans, null), for free-form shapes. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> asMap() {
+        return Renderer.JSON.convertValue(root, Map.class);
+    }
+
     public boolean has(String field) {
         return root.has(field);
     }
