@@ -382,6 +382,34 @@ try {
     return null;
   });
 
+  await step("batchIntentSentences (create two, update one, delete one; all or nothing), read back at once", async () => {
+    const made = await client.batchIntentSentences({ flowId: flow._id, intentId: intent._id, operations: [
+      { op: "create", value: { text: "Track my order", slots: [], localeReference: primaryLocaleId } },
+      { op: "create", value: { text: "Order tracking", slots: [], localeReference: primaryLocaleId } },
+    ] });
+    expectStatus(200);
+    check(made?.created?.length === 2 && made.updated.length === 0 && made.deleted.length === 0, `unexpected ${short(made)}`);
+    const [first, second] = made.created;
+    const changed = await client.batchIntentSentences({ flowId: flow._id, intentId: intent._id, operations: [
+      { op: "update", id: first, value: { text: "Track my parcel", slots: [], localeReference: primaryLocaleId } },
+      { op: "delete", id: second },
+    ] });
+    check(changed?.updated?.[0] === first && changed.deleted?.[0] === second, `unexpected ${short(changed)}`);
+    await atOnce(() => client.indexSentences({ flowId: flow._id, intentId: intent._id }, readOpts()),
+      (p) => p?.items?.some((x) => x._id === first && x.text === "Track my parcel") && !p.items.some((x) => x._id === second),
+      "batched sentences");
+    const err = await rejects(() => client.batchIntentSentences({ flowId: flow._id, intentId: intent._id, operations: [
+      { op: "create", value: { text: "Never stored", slots: [], localeReference: primaryLocaleId } },
+      { op: "delete", id: second },
+    ] }));
+    // 404 with the spec's code 1000: the client raises MissingArgumentError (see README)
+    check(lastStatus() === 404, `expected 404 for the missing sentence, got ${lastStatus()} (${errText(err)})`);
+    const after = await client.indexSentences({ flowId: flow._id, intentId: intent._id }, readOpts());
+    check(!after.items.some((x) => x.text === "Never stored"), "a failed batch stored its first operation");
+    await client.batchIntentSentences({ flowId: flow._id, intentId: intent._id, operations: [{ op: "delete", id: first }] });
+    return null;
+  });
+
   // ------------------------------------------------------------ intent list parameters
   await step("indexIntents", async () => {
     const { page, note } = await listUntil(() => client.indexIntents({ flowId: flow._id }, readOpts()),
@@ -474,6 +502,21 @@ try {
       () => client.readFlowState({ flowId: flow._id, stateId: state._id }, readOpts()),
       (s) => s && s.intentIds.length === 0, "intent removed from state");
     return notes(`HTTP ${st}`, null);
+  });
+
+  await step("batchFlowStates (create two, rename the existing one), read back at once", async () => {
+    const res = await client.batchFlowStates({ flowId: flow._id, operations: [
+      { op: "create", value: { name: "Batch A", type: "blacklist", isDefault: false, intentIds: [] } },
+      { op: "update", id: state._id, value: { name: "Checkout v3" } },
+      { op: "create", value: { name: "Batch B", type: "whitelist", isDefault: false, intentIds: [] } },
+    ] });
+    expectStatus(200);
+    check(res?.created?.length === 2 && res.updated?.[0] === state._id, `unexpected ${short(res)}`);
+    await atOnce(() => client.indexFlowStates({ flowId: flow._id }, readOpts()),
+      (p) => p?.total === 3 && p.items.some((x) => x._id === state._id && x.name === "Checkout v3"), "batched states");
+    const cleanup = await client.batchFlowStates({ flowId: flow._id, operations: res.created.map((id) => ({ op: "delete", id })) });
+    check(cleanup?.deleted?.length === 2, `unexpected ${short(cleanup)}`);
+    return null;
   });
 
   await step("deleteFlowState", async () => {

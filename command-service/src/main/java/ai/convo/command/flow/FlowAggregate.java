@@ -7,6 +7,8 @@ import ai.convo.command.locale.LocaleLookup;
 import ai.convo.command.project.ProjectLookup;
 import ai.convo.command.state.FlowIntents;
 import ai.convo.contract.common.Actor;
+import ai.convo.contract.common.BatchOperations;
+import ai.convo.contract.common.BatchResult;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.flow.CreateFlowCommand;
 import ai.convo.contract.flow.DeleteFlowCommand;
@@ -22,6 +24,7 @@ import ai.convo.contract.intent.IntentId;
 import ai.convo.contract.settings.Settings;
 import ai.convo.contract.settings.SettingsRecord;
 import ai.convo.contract.state.AddIntentToStateCommand;
+import ai.convo.contract.state.BatchStatesCommand;
 import ai.convo.contract.state.CreateStateCommand;
 import ai.convo.contract.state.DefaultStateChangedEvent;
 import ai.convo.contract.state.DeleteStateCommand;
@@ -29,6 +32,7 @@ import ai.convo.contract.state.RemoveDeletedIntentFromStatesCommand;
 import ai.convo.contract.state.RemoveIntentFromStateCommand;
 import ai.convo.contract.state.StateCreatedEvent;
 import ai.convo.contract.state.StateDeletedEvent;
+import ai.convo.contract.state.StateOperation;
 import ai.convo.contract.state.StatePatch;
 import ai.convo.contract.state.StateRecord;
 import ai.convo.contract.state.StateUpdatedEvent;
@@ -158,6 +162,35 @@ public class FlowAggregate {
     @CommandHandler
     public StateRecord handle(CreateStateCommand command, FlowLookup flows, FlowIntents intents) {
         visibleTo(command.actor(), flows);
+        return createState(command, intents);
+    }
+
+    @CommandHandler
+    public StateRecord handle(UpdateStateCommand command, FlowLookup flows, FlowIntents intents) {
+        visibleTo(command.actor(), flows);
+        return updateState(command, intents);
+    }
+
+    @CommandHandler
+    public void handle(DeleteStateCommand command, FlowLookup flows) {
+        visibleTo(command.actor(), flows);
+        deleteState(command);
+    }
+
+    /** Each operation as its own command would do it, in order; one that fails fails the batch. */
+    @CommandHandler
+    public BatchResult handle(BatchStatesCommand command, FlowLookup flows, FlowIntents intents) {
+        visibleTo(command.actor(), flows);
+        return BatchOperations.run(command.operations(), StateOperation::op, StateOperation::stateId, o -> {
+            switch (o.op()) {
+                case CREATE -> createState(o.create(), intents);
+                case UPDATE -> updateState(o.update(), intents);
+                case DELETE -> deleteState(o.delete());
+            }
+        });
+    }
+
+    private StateRecord createState(CreateStateCommand command, FlowIntents intents) {
         String stateId = command.stateId().value();
         if (states.containsKey(stateId)) {
             throw DomainException.conflict("A state with id " + stateId + " already exists.");
@@ -176,9 +209,7 @@ public class FlowAggregate {
         return states.get(stateId);
     }
 
-    @CommandHandler
-    public StateRecord handle(UpdateStateCommand command, FlowLookup flows, FlowIntents intents) {
-        visibleTo(command.actor(), flows);
+    private StateRecord updateState(UpdateStateCommand command, FlowIntents intents) {
         String stateId = command.stateId().value();
         StateRecord current = requireState(stateId);
         StatePatch patch = command.patch();
@@ -229,9 +260,7 @@ public class FlowAggregate {
         return states.get(stateId);
     }
 
-    @CommandHandler
-    public void handle(DeleteStateCommand command, FlowLookup flows) {
-        visibleTo(command.actor(), flows);
+    private void deleteState(DeleteStateCommand command) {
         String stateId = command.stateId().value();
         requireState(stateId);
         apply(new StateDeletedEvent(flowId, projectId, organisationId, stateId, command.actor().userId(),

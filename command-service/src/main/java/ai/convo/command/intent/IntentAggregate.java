@@ -5,8 +5,11 @@ import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted
 
 import ai.convo.command.flow.FlowLookup;
 import ai.convo.contract.common.Actor;
+import ai.convo.contract.common.BatchOperations;
+import ai.convo.contract.common.BatchResult;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.flow.FlowId;
+import ai.convo.contract.intent.BatchSentencesCommand;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.CreateIntentCommand;
 import ai.convo.contract.intent.CreateSentenceCommand;
@@ -21,10 +24,12 @@ import ai.convo.contract.intent.IntentRecord;
 import ai.convo.contract.intent.IntentUpdatedEvent;
 import ai.convo.contract.intent.SentenceCreatedEvent;
 import ai.convo.contract.intent.SentenceDeletedEvent;
+import ai.convo.contract.intent.SentenceOperation;
 import ai.convo.contract.intent.SentenceRecord;
 import ai.convo.contract.intent.SentenceUpdatedEvent;
 import ai.convo.contract.intent.UpdateIntentCommand;
 import ai.convo.contract.intent.UpdateSentenceCommand;
+import ai.convo.contract.locale.LocaleId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,7 +163,39 @@ public class IntentAggregate {
     @CommandHandler
     public SentenceRecord handle(CreateSentenceCommand command, IntentDirectory directory) {
         visibleTo(command.flowId(), command.actor(), directory);
-        String sentenceId = command.sentenceId().value();
+        return createSentence(command.sentenceId().value(), command.text(), command.localeId().value(), directory,
+                command.actor(), command.at());
+    }
+
+    @CommandHandler
+    public SentenceRecord handle(UpdateSentenceCommand command, IntentDirectory directory) {
+        visibleTo(command.flowId(), command.actor(), directory);
+        return updateSentence(command.sentenceId().value(), command.text(), command.localeReference(), command.actor(),
+                command.at());
+    }
+
+    @CommandHandler
+    public void handle(DeleteSentenceCommand command, IntentDirectory directory) {
+        visibleTo(command.flowId(), command.actor(), directory);
+        deleteSentence(command.sentenceId().value(), command.actor(), command.at());
+    }
+
+    /** Each operation as its own command would do it, in order; one that fails fails the batch. */
+    @CommandHandler
+    public BatchResult handle(BatchSentencesCommand command, IntentDirectory directory) {
+        visibleTo(command.flowId(), command.actor(), directory);
+        return BatchOperations.run(command.operations(), SentenceOperation::op, o -> o.sentenceId().value(), o -> {
+            switch (o.op()) {
+                case CREATE -> createSentence(o.sentenceId().value(), o.text(), o.localeId().value(), directory,
+                        command.actor(), command.at());
+                case UPDATE -> updateSentence(o.sentenceId().value(), o.text(), o.localeId(), command.actor(), command.at());
+                case DELETE -> deleteSentence(o.sentenceId().value(), command.actor(), command.at());
+            }
+        });
+    }
+
+    private SentenceRecord createSentence(String sentenceId, String text, String localeId, IntentDirectory directory,
+                                          Actor actor, long at) {
         if (sentences.containsKey(sentenceId)) {
             throw DomainException.conflict("A sentence with id " + sentenceId + " already exists.");
         }
@@ -166,38 +203,32 @@ public class IntentAggregate {
             throw DomainException.conflict("Intent " + intentId + " already has " + MAX_SENTENCES
                     + " example sentences, the most an intent can hold; delete some first.");
         }
-        String localeId = command.localeId().value();
         requireLocaleOfThisProject(directory, "localeId", localeId);
-        apply(new SentenceCreatedEvent(sentenceId, intentId, flowId, projectId, organisationId, localeId,
-                command.text(), command.actor().userId(), command.at()));
+        apply(new SentenceCreatedEvent(sentenceId, intentId, flowId, projectId, organisationId, localeId, text,
+                actor.userId(), at));
         return sentences.get(sentenceId);
     }
 
-    @CommandHandler
-    public SentenceRecord handle(UpdateSentenceCommand command, IntentDirectory directory) {
-        visibleTo(command.flowId(), command.actor(), directory);
-        SentenceRecord sentence = requireSentence(command.sentenceId().value());
+    private SentenceRecord updateSentence(String sentenceId, String text, LocaleId localeReference, Actor actor, long at) {
+        SentenceRecord sentence = requireSentence(sentenceId);
         // A sentence is written in one language: the PATCH may name its locale, never move it to another.
-        if (command.localeReference() != null
-                && !command.localeReference().value().equals(sentence.localeReference())) {
-            throw DomainException.invalid("localeReference", "localeReference " + command.localeReference().value()
+        if (localeReference != null && !localeReference.value().equals(sentence.localeReference())) {
+            throw DomainException.invalid("localeReference", "localeReference " + localeReference.value()
                     + " is not the locale of sentence " + sentence.id() + " (" + sentence.localeReference()
                     + "); a sentence cannot move to another locale: create it in that locale instead.");
         }
-        if (command.text() == null || command.text().equals(sentence.text())) {
+        if (text == null || text.equals(sentence.text())) {
             return sentence;
         }
         apply(new SentenceUpdatedEvent(sentence.id(), intentId, flowId, projectId, organisationId,
-                sentence.localeReference(), List.of("text"), command.text(), command.actor().userId(), command.at()));
+                sentence.localeReference(), List.of("text"), text, actor.userId(), at));
         return sentences.get(sentence.id());
     }
 
-    @CommandHandler
-    public void handle(DeleteSentenceCommand command, IntentDirectory directory) {
-        visibleTo(command.flowId(), command.actor(), directory);
-        SentenceRecord sentence = requireSentence(command.sentenceId().value());
+    private void deleteSentence(String sentenceId, Actor actor, long at) {
+        SentenceRecord sentence = requireSentence(sentenceId);
         apply(new SentenceDeletedEvent(sentence.id(), intentId, flowId, projectId, organisationId,
-                sentence.localeReference(), command.actor().userId(), command.at()));
+                sentence.localeReference(), actor.userId(), at));
     }
 
     // ---- guard clauses

@@ -1,9 +1,13 @@
 package ai.convo.command.intent;
 
+import ai.convo.command.web.BatchBody;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
+import ai.convo.contract.common.BatchOperations;
+import ai.convo.contract.common.BatchResult;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.FlowId;
+import ai.convo.contract.intent.BatchSentencesCommand;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.CreateIntentCommand;
 import ai.convo.contract.intent.CreateSentenceCommand;
@@ -15,6 +19,7 @@ import ai.convo.contract.intent.IntentId;
 import ai.convo.contract.intent.IntentPatch;
 import ai.convo.contract.intent.IntentRecord;
 import ai.convo.contract.intent.SentenceId;
+import ai.convo.contract.intent.SentenceOperation;
 import ai.convo.contract.intent.SentenceRecord;
 import ai.convo.contract.intent.UpdateIntentCommand;
 import ai.convo.contract.intent.UpdateSentenceCommand;
@@ -64,6 +69,9 @@ public class IntentController {
     private static final Set<String> SENTENCE_CREATE_FIELDS = Set.of("text", "localeId", "slots");
     // localeReference: the official client's type for the PATCH body requires it (the sentence's own locale).
     private static final Set<String> SENTENCE_PATCH_FIELDS = Set.of("text", "slots", "localeReference");
+    private static final Set<String> SENTENCE_BATCH_FIELDS = Set.of("text", "slots", "localeReference", "localeId");
+    private static final Set<String> SENTENCE_BATCH_SKIPPED = Set.of("_id", "createdAt", "lastChanged", "createdBy",
+            "lastChangedBy", "feedbackReport");
     private static final String NO_SLOTS = "slot annotations of sentences are not supported";
 
     private final Commands commands;
@@ -178,6 +186,59 @@ public class IntentController {
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
                         new Representation.Single("sentence", sent.result().toWire()),
                         exchange.getRequest().getPath().value() + "/" + sentenceId.value(), sent.position()));
+    }
+
+    /**
+     * The official client's batchIntentSentences: creates, updates and deletes of one intent's sentences, all in one
+     * command, so all of them or none are stored. Answers {created, updated, deleted} with the ids, in operation order.
+     * A create names its locale as {@code localeReference} (the sentence's field) or {@code localeId}.
+     */
+    @PatchMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences")
+    public Mono<ResponseEntity<byte[]>> batchSentences(ServerWebExchange exchange,
+                                                       @AuthenticationPrincipal ApiPrincipal caller,
+                                                       @PathVariable String flowId, @PathVariable String intentId,
+                                                       @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        Ids.require("intentId", intentId);
+        BatchBody batch = BatchBody.parse(JsonBody.parse(exchange, raw, true), SENTENCE_BATCH_FIELDS,
+                SENTENCE_BATCH_SKIPPED);
+        List<SentenceOperation> operations = new ArrayList<>();
+        for (BatchBody.Operation o : batch.operations()) {
+            Object slots = o.value().get("slots");
+            if (slots != null && !(slots instanceof List<?> list && list.isEmpty())) {
+                batch.problem(o, "slots", NO_SLOTS + "; send an empty list or leave it out");
+            }
+            switch (o.op()) {
+                case CREATE -> {
+                    String text = batch.string(o, "text", 1, TEXT_MAX, true);
+                    boolean both = o.value().containsKey("localeId") && o.value().containsKey("localeReference");
+                    String locale = batch.id(o, o.value().containsKey("localeId") ? "localeId" : "localeReference", true);
+                    if (both) {
+                        batch.problem(o, "localeId", "name the locale once: localeReference or localeId");
+                    }
+                    operations.add(new SentenceOperation(BatchOperations.Op.CREATE, SentenceId.generate(), text,
+                            locale == null ? null : LocaleId.of(locale)));
+                }
+                case UPDATE -> {
+                    String text = batch.string(o, "text", 1, TEXT_MAX, false);
+                    String locale = batch.id(o, "localeReference", false);
+                    if (o.value().containsKey("localeId")) {
+                        batch.problem(o, "localeId", "a sentence's locale is fixed; an update may only name it as "
+                                + "localeReference");
+                    }
+                    operations.add(new SentenceOperation(BatchOperations.Op.UPDATE, SentenceId.of(o.id()), text,
+                            locale == null ? null : LocaleId.of(locale)));
+                }
+                case DELETE -> operations.add(new SentenceOperation(BatchOperations.Op.DELETE, SentenceId.of(o.id()),
+                        null, null));
+            }
+        }
+        batch.validate();
+        return commands.<BatchResult>send(new BatchSentencesCommand(IntentId.of(intentId), FlowId.of(flowId),
+                        caller.actor(), operations, Clock.nowSeconds()), intentId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("batch", BatchBody.wire(sent.result())), null, sent.position()));
     }
 
     @PatchMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}")

@@ -1,15 +1,19 @@
 package ai.convo.command.state;
 
+import ai.convo.command.web.BatchBody;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
+import ai.convo.contract.common.BatchResult;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.intent.IntentId;
 import ai.convo.contract.state.AddIntentToStateCommand;
+import ai.convo.contract.state.BatchStatesCommand;
 import ai.convo.contract.state.CreateStateCommand;
 import ai.convo.contract.state.DeleteStateCommand;
 import ai.convo.contract.state.RemoveIntentFromStateCommand;
 import ai.convo.contract.state.StateId;
+import ai.convo.contract.state.StateOperation;
 import ai.convo.contract.state.StatePatch;
 import ai.convo.contract.state.StateRecord;
 import ai.convo.contract.state.StateType;
@@ -18,8 +22,11 @@ import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
+import ai.convo.http.media.Renderer;
 import ai.convo.http.media.Representation;
+import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -47,6 +54,8 @@ public class StateController {
     private static final Set<String> CREATE_FIELDS = Set.of("name", "type", "isDefault", "intentIds");
     private static final Set<String> PATCH_FIELDS = CREATE_FIELDS;
     private static final Set<String> INTENT_FIELDS = Set.of("intentId");
+    private static final Set<String> BATCH_SKIPPED = Set.of("_id", "referenceId", "createdAt", "lastChanged",
+            "createdBy", "lastChangedBy");
 
     private final Commands commands;
 
@@ -60,17 +69,8 @@ public class StateController {
                                                @PathVariable String flowId, @RequestBody(required = false) byte[] raw) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
-        JsonBody body = JsonBody.parse(exchange, raw, true).allowOnly(CREATE_FIELDS);
-        StateBody state = new StateBody(raw);
-        String name = body.requiredString("name", 1, MAX_NAME);
-        StateType type = body.optionalEnum("type", StateType::fromCode, StateType.codes());
-        Boolean isDefault = body.optionalBoolean("isDefault");
-        List<IntentId> intentIds = state.optionalIntentIds("intentIds");
-        state.validate(body);
-        StateId stateId = StateId.generate();
-        CreateStateCommand command = new CreateStateCommand(FlowId.of(flowId), stateId, caller.actor(),
-                UUID.randomUUID().toString(), name, type == null ? StateType.BLACKLIST : type,
-                Boolean.TRUE.equals(isDefault), intentIds, Clock.nowSeconds());
+        CreateStateCommand command = createCommand(exchange, raw, flowId, caller);
+        StateId stateId = command.stateId();
         return commands.<StateRecord>send(command, flowId)
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
                         new Representation.Single("state", sent.result().toWire()),
@@ -85,6 +85,58 @@ public class StateController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
         Ids.require("stateId", stateId);
+        UpdateStateCommand command = updateCommand(exchange, raw, flowId, stateId, caller);
+        return respond(exchange, media, commands.send(command, flowId));
+    }
+
+    /**
+     * The official client's batchFlowStates: creates, updates and deletes of a flow's states, each read as its own
+     * request would be, all in one command, so all of them or none are stored. Answers {created, updated, deleted}.
+     */
+    @PatchMapping("/v2.0/flows/{flowId}/states")
+    public Mono<ResponseEntity<byte[]>> batch(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                              @PathVariable String flowId, @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        BatchBody batch = BatchBody.parse(JsonBody.parse(exchange, raw, true), CREATE_FIELDS, BATCH_SKIPPED);
+        List<StateOperation> operations = new ArrayList<>();
+        for (BatchBody.Operation o : batch.operations()) {
+            try {
+                byte[] value = Renderer.JSON.writeValueAsBytes(o.value());
+                operations.add(switch (o.op()) {
+                    case CREATE -> StateOperation.create(createCommand(exchange, value, flowId, caller));
+                    case UPDATE -> StateOperation.update(updateCommand(exchange, value, flowId, o.id(), caller));
+                    case DELETE -> StateOperation.delete(new DeleteStateCommand(FlowId.of(flowId), StateId.of(o.id()),
+                            caller.actor(), Clock.nowSeconds()));
+                });
+            } catch (ApiProblem problem) {
+                problem.details().forEach((field, text) -> batch.problem(o, field, String.valueOf(text)));
+            }
+        }
+        batch.validate();
+        return commands.<BatchResult>send(new BatchStatesCommand(FlowId.of(flowId), caller.actor(), operations), flowId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("batch", BatchBody.wire(sent.result())), null, sent.position()));
+    }
+
+    /** A create as POST .../states reads it. */
+    private static CreateStateCommand createCommand(ServerWebExchange exchange, byte[] raw, String flowId,
+                                                    ApiPrincipal caller) {
+        JsonBody body = JsonBody.parse(exchange, raw, true).allowOnly(CREATE_FIELDS);
+        StateBody state = new StateBody(raw);
+        String name = body.requiredString("name", 1, MAX_NAME);
+        StateType type = body.optionalEnum("type", StateType::fromCode, StateType.codes());
+        Boolean isDefault = body.optionalBoolean("isDefault");
+        List<IntentId> intentIds = state.optionalIntentIds("intentIds");
+        state.validate(body);
+        return new CreateStateCommand(FlowId.of(flowId), StateId.generate(), caller.actor(),
+                UUID.randomUUID().toString(), name, type == null ? StateType.BLACKLIST : type,
+                Boolean.TRUE.equals(isDefault), intentIds, Clock.nowSeconds());
+    }
+
+    /** An update as PATCH .../states/{stateId} reads it. */
+    private static UpdateStateCommand updateCommand(ServerWebExchange exchange, byte[] raw, String flowId,
+                                                    String stateId, ApiPrincipal caller) {
         JsonBody body = JsonBody.parse(exchange, raw, false).allowOnly(PATCH_FIELDS);
         StateBody state = new StateBody(raw);
         String name = body.optionalString("name", 1, MAX_NAME);
@@ -92,9 +144,8 @@ public class StateController {
         Boolean isDefault = body.optionalBoolean("isDefault");
         List<IntentId> intentIds = state.optionalIntentIds("intentIds");
         state.validate(body);
-        UpdateStateCommand command = new UpdateStateCommand(FlowId.of(flowId), StateId.of(stateId), caller.actor(),
+        return new UpdateStateCommand(FlowId.of(flowId), StateId.of(stateId), caller.actor(),
                 new StatePatch(name, type, isDefault, intentIds), Clock.nowSeconds());
-        return respond(exchange, media, commands.send(command, flowId));
     }
 
     @DeleteMapping("/v2.0/flows/{flowId}/states/{stateId}")

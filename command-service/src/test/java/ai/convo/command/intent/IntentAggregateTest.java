@@ -3,11 +3,14 @@ package ai.convo.command.intent;
 import static org.hamcrest.Matchers.containsString;
 
 import ai.convo.contract.common.Actor;
+import ai.convo.contract.common.BatchOperations.Op;
+import ai.convo.contract.common.BatchResult;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.identity.Role;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.CreateIntentCommand;
+import ai.convo.contract.intent.BatchSentencesCommand;
 import ai.convo.contract.intent.CreateSentenceCommand;
 import ai.convo.contract.intent.DeleteIntentCommand;
 import ai.convo.contract.intent.DeleteSentenceCommand;
@@ -23,6 +26,7 @@ import ai.convo.contract.intent.IntentUpdatedEvent;
 import ai.convo.contract.intent.SentenceCreatedEvent;
 import ai.convo.contract.intent.SentenceDeletedEvent;
 import ai.convo.contract.intent.SentenceId;
+import ai.convo.contract.intent.SentenceOperation;
 import ai.convo.contract.intent.SentenceRecord;
 import ai.convo.contract.intent.SentenceUpdatedEvent;
 import ai.convo.contract.intent.UpdateIntentCommand;
@@ -808,6 +812,81 @@ class IntentAggregateTest {
                             SAME_ORG_EDITOR, T1))
                     // then
                     .expectException(domainError(DomainException.Kind.NOT_FOUND, "Sentence " + S1 + " does not exist"))
+                    .expectNoEvents();
+        }
+    }
+
+    @Nested
+    @DisplayName("BatchSentencesCommand")
+    class BatchSentences {
+
+        static final String S3 = "500000000000000000000003";
+
+        BatchSentencesCommand batch(SentenceOperation... operations) {
+            return new BatchSentencesCommand(IntentId.of(INTENT), FlowId.of(FLOW), SAME_ORG_EDITOR, List.of(operations), T1);
+        }
+
+        @Test
+        void givenSentences_whenABatchCreatesUpdatesAndDeletes_thenTheirEventsInOrderAndTheIdsAnswered() {
+            // given
+            fixture.given(created(), sentenceCreated(S1, DE, "Pizza"), sentenceCreated(S2, EN, "Pasta"))
+                    // when
+                    .when(batch(new SentenceOperation(Op.CREATE, SentenceId.of(S3), "Salad", LocaleId.of(EN)),
+                            new SentenceOperation(Op.UPDATE, SentenceId.of(S1), "Pizza bitte", LocaleId.of(DE)),
+                            new SentenceOperation(Op.DELETE, SentenceId.of(S2), null, null)))
+                    // then
+                    .expectEvents(new SentenceCreatedEvent(S3, INTENT, FLOW, PROJECT, ORG, EN, "Salad", EDITOR, T1),
+                            new SentenceUpdatedEvent(S1, INTENT, FLOW, PROJECT, ORG, DE, List.of("text"), "Pizza bitte",
+                                    EDITOR, T1),
+                            new SentenceDeletedEvent(S2, INTENT, FLOW, PROJECT, ORG, EN, EDITOR, T1))
+                    .expectResultMessagePayload(new BatchResult(List.of(S3), List.of(S1), List.of(S2)));
+        }
+
+        @Test
+        void givenABatchWhoseLaterOperationFails_whenSent_thenNoEventAtAllAndTheFailingOperationNamed() {
+            // given
+            fixture.given(created(), sentenceCreated(S1, DE, "Pizza"))
+                    // when: the create is fine, the update names a sentence that does not exist
+                    .when(batch(new SentenceOperation(Op.CREATE, SentenceId.of(S3), "Salad", LocaleId.of(EN)),
+                            new SentenceOperation(Op.UPDATE, SentenceId.of(S2), "Nope", null)))
+                    // then
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "operations[1] (update): Sentence " + S2
+                            + " does not exist", Map.of("operation", 1, "op", "update")))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenABatch_whenAnOperationDependsOnAnEarlierOne_thenItSeesIt() {
+            // given
+            fixture.given(created())
+                    // when: created, then deleted in the same batch
+                    .when(batch(new SentenceOperation(Op.CREATE, SentenceId.of(S3), "Salad", LocaleId.of(EN)),
+                            new SentenceOperation(Op.DELETE, SentenceId.of(S3), null, null)))
+                    // then
+                    .expectEvents(new SentenceCreatedEvent(S3, INTENT, FLOW, PROJECT, ORG, EN, "Salad", EDITOR, T1),
+                            new SentenceDeletedEvent(S3, INTENT, FLOW, PROJECT, ORG, EN, EDITOR, T1));
+        }
+
+        @Test
+        void givenABatchOfAStranger_whenSent_thenNotFoundAndNothingStored() {
+            // given
+            fixture.given(created())
+                    // when
+                    .when(new BatchSentencesCommand(IntentId.of(INTENT), FlowId.of(FLOW), STRANGER,
+                            List.of(new SentenceOperation(Op.CREATE, SentenceId.of(S3), "x", LocaleId.of(EN))), T1))
+                    // then
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenABatchCreatingInAForeignLocale_whenSent_thenInvalidNamingTheOperation() {
+            // given
+            fixture.given(created())
+                    // when
+                    .when(batch(new SentenceOperation(Op.CREATE, SentenceId.of(S3), "x", LocaleId.of(FOREIGN_LOCALE))))
+                    // then
+                    .expectException(domainError(DomainException.Kind.INVALID, "operations[0] (create): "))
                     .expectNoEvents();
         }
     }

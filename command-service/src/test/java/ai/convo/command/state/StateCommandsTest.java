@@ -15,10 +15,12 @@ import static ai.convo.command.flow.FlowFixtures.stateCreated;
 
 import ai.convo.command.flow.FlowAggregate;
 import ai.convo.command.flow.FlowFixtures;
+import ai.convo.contract.common.BatchResult;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.intent.IntentId;
 import ai.convo.contract.state.AddIntentToStateCommand;
+import ai.convo.contract.state.BatchStatesCommand;
 import ai.convo.contract.state.CreateStateCommand;
 import ai.convo.contract.state.DefaultStateChangedEvent;
 import ai.convo.contract.state.DeleteStateCommand;
@@ -27,6 +29,7 @@ import ai.convo.contract.state.RemoveIntentFromStateCommand;
 import ai.convo.contract.state.StateCreatedEvent;
 import ai.convo.contract.state.StateDeletedEvent;
 import ai.convo.contract.state.StateId;
+import ai.convo.contract.state.StateOperation;
 import ai.convo.contract.state.StatePatch;
 import ai.convo.contract.state.StateRecord;
 import ai.convo.contract.state.StateType;
@@ -586,6 +589,57 @@ class StateCommandsTest {
                     .when(intentDeleted(CANCEL))
                     // then
                     .expectSuccessfulHandlerExecution()
+                    .expectNoEvents();
+        }
+    }
+
+    @Nested
+    @DisplayName("BatchStatesCommand")
+    class BatchStates {
+
+        BatchStatesCommand batch(StateOperation... operations) {
+            return new BatchStatesCommand(FlowId.of(FLOW), SAME_ORG_EDITOR, List.of(operations));
+        }
+
+        @Test
+        void givenTwoStates_whenABatchCreatesADefaultRenamesOneAndDeletesTheOther_thenTheEventsOfEachInOrder() {
+            // given
+            fixture.given(flowWithTwoStates())
+                    // when
+                    .when(batch(StateOperation.create(create("Busy", StateType.WHITELIST, true, ORDER)),
+                            StateOperation.update(update(QUIET, new StatePatch("Silent", null, null, null))),
+                            StateOperation.delete(new DeleteStateCommand(FlowId.of(FLOW), StateId.of(DEFAULT),
+                                    SAME_ORG_EDITOR, T1))))
+                    // then: the new default demotes the old one, as its own request would
+                    .expectEvents(new StateCreatedEvent(FLOW, PROJECT, ORG, NEW, NEW_REF, "Busy", "whitelist", true,
+                                    List.of(ORDER), EDITOR, T1),
+                            new DefaultStateChangedEvent(FLOW, PROJECT, ORG, DEFAULT, NEW, EDITOR, T1),
+                            updated(QUIET, List.of("name"), "Silent", "whitelist", false, GREET, ORDER),
+                            new StateDeletedEvent(FLOW, PROJECT, ORG, DEFAULT, EDITOR, T1))
+                    .expectResultMessagePayload(new BatchResult(List.of(NEW), List.of(QUIET), List.of(DEFAULT)));
+        }
+
+        @Test
+        void givenABatchWhoseSecondCreateTakesTheFirstsName_whenSent_thenConflictNamingItAndNothingStored() {
+            // given
+            fixture.given(flowWithTwoStates())
+                    // when: the first create is fine alone; the second reuses a name of the batch's own making
+                    .when(batch(StateOperation.update(update(QUIET, new StatePatch("Calm", null, null, null))),
+                            StateOperation.create(create("calm", StateType.BLACKLIST, false))))
+                    // then
+                    .expectException(domainError(DomainException.Kind.CONFLICT, "operations[1] (create): "))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenABatchNamingAnIntentOfAnotherFlow_whenSent_thenInvalidAndNothingStored() {
+            // given
+            fixture.given(flowWithTwoStates())
+                    // when
+                    .when(batch(StateOperation.create(create("Odd", StateType.WHITELIST, false, FOREIGN))))
+                    // then
+                    .expectException(domainError(DomainException.Kind.INVALID, "operations[0] (create): "
+                            + notAnIntentOfThisFlow("intentIds", FOREIGN)))
                     .expectNoEvents();
         }
     }

@@ -1,0 +1,145 @@
+package ai.convo.command.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.convo.contract.common.Ids;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The official client's batchIntentSentences and batchFlowStates over real HTTP: PATCH .../intents/{id}/sentences and
+ * PATCH .../flows/{id}/states with {operations}, all or nothing, answered with {created, updated, deleted}.
+ */
+class BatchApiTest extends FlowApiSupport {
+
+    private String flowId;
+    private String localeId;
+    private String intentId;
+
+    @BeforeEach
+    void flowWithAnIntent() {
+        Map<String, Object> flow = newFlow("Batch " + UUID.randomUUID());
+        flowId = (String) flow.get("_id");
+        localeId = jdbc.queryForObject("SELECT locale_id FROM cmd_locale_lookup WHERE project_id = ?", String.class,
+                flow.get("projectReference"));
+        intentId = (String) json(send("POST", "/v2.0/flows/" + flowId + "/intents", ADMIN_KEY, Map.of("name", "greet")),
+                201).get("_id");
+    }
+
+    private String sentences() {
+        return "/v2.0/flows/" + flowId + "/intents/" + intentId + "/sentences";
+    }
+
+    private long sentenceEvents() {
+        return jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ?", Long.class,
+                intentId);
+    }
+
+    @Test
+    void givenAnIntent_whenABatchCreatesUpdatesAndDeletesSentences_then200WithTheIdsOfEachInOrder() {
+        // given
+        @SuppressWarnings("unchecked")
+        List<String> first = (List<String>) json(send("PATCH", sentences(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("text", "hi", "localeReference", localeId)),
+                Map.of("op", "create", "value", Map.of("text", "hello", "localeId", localeId, "slots", List.of()))))),
+                200).get("created");
+        assertThat(first).hasSize(2).allMatch(Ids::isValid);
+        // when
+        Map<String, Object> answer = json(send("PATCH", sentences(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "update", "id", first.get(0), "value", Map.of("text", "hey", "localeReference", localeId)),
+                Map.of("op", "delete", "id", first.get(1)),
+                Map.of("op", "create", "value", Map.of("text", "yo", "localeReference", localeId))))), 200);
+        // then
+        assertThat(answer.keySet()).containsExactly("created", "updated", "deleted");
+        assertThat(answer.get("updated")).isEqualTo(List.of(first.get(0)));
+        assertThat(answer.get("deleted")).isEqualTo(List.of(first.get(1)));
+        assertThat((List<?>) answer.get("created")).hasSize(1);
+    }
+
+    @Test
+    void givenABatchWhoseLastOperationFails_whenSent_thenTheFailureNamesItAndNoOperationIsStored() {
+        // given
+        long before = sentenceEvents();
+        // when
+        Map<String, Object> problem = json(send("PATCH", sentences(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("text", "fine", "localeReference", localeId)),
+                Map.of("op", "delete", "id", Ids.newId())))), 404);
+        // then
+        assertThat((String) problem.get("detail")).startsWith("operations[1] (delete): ")
+                .contains("No operation of the batch was applied");
+        assertThat((Map<String, Object>) problem.get("details")).containsEntry("operation", 1);
+        assertThat(sentenceEvents()).isEqualTo(before);
+    }
+
+    @Test
+    void givenAMalformedBatch_whenSent_then400NamingEveryPathAndNothingIsStored() {
+        // given
+        long before = eventCount();
+        // when
+        Map<String, Object> problem = json(send("PATCH", sentences(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "upsert"),
+                Map.of("op", "update", "value", Map.of("text", "x")),
+                Map.of("op", "create", "value", Map.of("text", "", "slots", List.of(Map.of("type", "x")))),
+                Map.of("op", "delete", "id", Ids.newId(), "value", Map.of())), "extra", true)), 400);
+        // then
+        assertThat((Map<String, Object>) problem.get("details")).containsOnlyKeys("extra", "operations[0].op",
+                "operations[1].id", "operations[2].value.text", "operations[2].value.localeReference",
+                "operations[2].value.slots", "operations[3].value");
+        assertThat(json(send("PATCH", sentences(), ADMIN_KEY, Map.of("operations", List.of())), 400).get("details"))
+                .isEqualTo(Map.of("operations", "is required: a list of 1 to 100 operations, each {op: create, value} "
+                        + "or {op: update, id, value} or {op: delete, id}"));
+        assertThat(eventCount()).isEqualTo(before);
+    }
+
+    @Test
+    void givenAnIntentOfAnotherOrganisation_whenABatchIsSent_then404AndNothingIsStored() {
+        // given
+        String stranger = otherOrganisationKey("batch-" + UUID.randomUUID() + "@example.com");
+        long before = eventCount();
+        // when / then
+        send("PATCH", sentences(), stranger, Map.of("operations", List.of(Map.of("op", "create", "value",
+                Map.of("text", "mine", "localeReference", localeId))))).expectStatus().isNotFound();
+        assertThat(eventCount()).isEqualTo(before);
+    }
+
+    @Test
+    void givenAFlow_whenABatchCreatesStatesAndRenamesOne_thenAllOfThemWithTheirIds() {
+        // given
+        String states = "/v2.0/flows/" + flowId + "/states";
+        String quiet = (String) createState(ADMIN_KEY, flowId, Map.of("name", "Quiet")).get("_id");
+        // when
+        Map<String, Object> answer = json(send("PATCH", states, ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("name", "Busy", "isDefault", true, "intentIds", List.of(intentId))),
+                Map.of("op", "update", "id", quiet, "value", Map.of("name", "Silent", "_id", quiet)),
+                Map.of("op", "create", "value", Map.of("name", "Other"))))), 200);
+        // then
+        assertThat((List<?>) answer.get("created")).hasSize(2);
+        assertThat(answer.get("updated")).isEqualTo(List.of(quiet));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ? "
+                + "AND payload_type LIKE '%StateCreatedEvent'", Long.class, flowId)).isEqualTo(3);
+    }
+
+    @Test
+    void givenAStateBatchWithABadValue_whenSent_then400NamingItsPathAndNothingIsStored() {
+        // given
+        String states = "/v2.0/flows/" + flowId + "/states";
+        long before = eventCount();
+        // when
+        Map<String, Object> problem = json(send("PATCH", states, ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("name", "Fine")),
+                Map.of("op", "create", "value", Map.of("name", "Odd", "type", "greylist", "intentIds", List.of("x"))),
+                Map.of("op", "create", "value", Map.of("name", "fine"))))), 400);
+        // then
+        assertThat((Map<String, Object>) problem.get("details")).containsOnlyKeys("operations[1].value.type",
+                "operations[1].value.intentIds");
+        // and a name the batch itself takes twice is a conflict of the operation that takes it again
+        Map<String, Object> conflict = json(send("PATCH", states, ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("name", "Fine")),
+                Map.of("op", "create", "value", Map.of("name", "fine"))))), 409);
+        assertThat((String) conflict.get("detail")).startsWith("operations[1] (create): ");
+        assertThat(eventCount()).isEqualTo(before);
+    }
+}
