@@ -276,6 +276,23 @@ try {
     return note;
   });
 
+  await step("batchFlows (create, update, delete in one project; all or nothing), read back at once", async () => {
+    const made = await client.batchFlows({ projectId: project._id, operations: [
+      { op: "create", value: { name: `Batch flow ${stamp}`, description: "made in a batch" } },
+      { op: "update", id: flow._id, value: { description: "Renamed in a batch" } },
+    ] });
+    expectStatus(200);
+    check(made?.created?.length === 1 && made.updated?.[0] === flow._id, `unexpected ${short(made)}`);
+    await atOnce(() => client.indexFlows({ projectId: project._id }, readOpts()),
+      (p) => p?.total === 2 && p.items.some((f) => f._id === made.created[0]), "batched flow");
+    const removed = await client.batchFlows({ projectId: project._id, operations: [
+      { op: "delete", id: made.created[0] },
+      { op: "update", id: flow._id, value: { description: "Renamed" } },
+    ] });
+    check(removed?.deleted?.[0] === made.created[0], `unexpected ${short(removed)}`);
+    return null;
+  });
+
   // ------------------------------------------------------------ intents (before states: states name intents)
   await step(
     "createIntent",
@@ -304,6 +321,31 @@ try {
       generateSentenceLimit: 5 }));
     expectStatus(501);
     check(err.constructor?.name === "NotImplementedError", `surfaced as ${errText(err)}`);
+  });
+
+  await step("batchIntents (create two; rename one and delete the other; all or nothing), read back at once", async () => {
+    const made = await client.batchIntents({ flowId: flow._id, operations: [
+      { op: "create", value: { name: `Batch one ${stamp}`, tags: ["batch"] } },
+      { op: "create", value: { name: `Batch two ${stamp}` } },
+    ] });
+    expectStatus(200);
+    check(made?.created?.length === 2, `unexpected ${short(made)}`);
+    const [one, two] = made.created;
+    const changed = await client.batchIntents({ flowId: flow._id, operations: [
+      { op: "update", id: one, value: { name: `Batch two ${stamp}` } },
+      { op: "delete", id: two },
+    ] }).catch((e) => e);
+    // the rename came first, so the name was still taken: the whole batch is refused and nothing changed
+    check(lastStatus() === 409, `expected 409 for a name taken when the rename ran, got ${lastStatus()}`);
+    const swapped = await client.batchIntents({ flowId: flow._id, operations: [
+      { op: "delete", id: two },
+      { op: "update", id: one, value: { name: `Batch two ${stamp}` } },
+    ] });
+    check(swapped?.deleted?.[0] === two && swapped.updated?.[0] === one, `unexpected ${short(swapped)}`);
+    await atOnce(() => client.readIntent({ flowId: flow._id, intentId: one }, readOpts()),
+      (r) => r?.name === `Batch two ${stamp}`, "renamed batch intent");
+    await client.batchIntents({ flowId: flow._id, operations: [{ op: "delete", id: one }] });
+    return notes(changed instanceof Error ? `refused batch surfaced as ${changed.constructor?.name}` : null, null);
   });
 
   await step("readIntent", async () => {

@@ -21,6 +21,7 @@ import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.flow.UpdateFlowCommand;
 import ai.convo.contract.flow.UpdateFlowSettingsCommand;
 import ai.convo.contract.intent.IntentId;
+import ai.convo.contract.project.ProjectId;
 import ai.convo.contract.settings.Settings;
 import ai.convo.contract.settings.SettingsRecord;
 import ai.convo.contract.state.AddIntentToStateCommand;
@@ -92,6 +93,7 @@ public class FlowAggregate {
     @CommandHandler
     public FlowRecord handle(UpdateFlowCommand command, FlowLookup flows) {
         visibleTo(command.actor(), flows);
+        inProject(command.inProject());
         FlowPatch patch = command.patch();
         List<String> changed = new ArrayList<>();
         String name = flow.name();
@@ -154,6 +156,7 @@ public class FlowAggregate {
     @CommandHandler
     public void handle(DeleteFlowCommand command, FlowLookup flows) {
         visibleTo(command.actor(), flows);
+        inProject(command.inProject());
         apply(new FlowDeletedEvent(flowId, projectId, organisationId, command.actor().userId(), command.at()));
     }
 
@@ -318,6 +321,13 @@ public class FlowAggregate {
             throw DomainException.notFound("Flow " + flowId + " does not exist.");
         }
         flows.requireVisible(flowId, actor);
+    }
+
+    /** A batch of one project's flows names only flows of that project; another one answers as a missing one. */
+    private void inProject(ProjectId expected) {
+        if (expected != null && !expected.value().equals(projectId)) {
+            throw DomainException.notFound("Flow " + flowId + " does not exist in project " + expected.value() + ".");
+        }
     }
 
     private StateRecord requireState(String stateId) {

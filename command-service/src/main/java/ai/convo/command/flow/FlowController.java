@@ -1,5 +1,6 @@
 package ai.convo.command.flow;
 
+import ai.convo.command.web.BatchBody;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
 import ai.convo.contract.common.Ids;
@@ -18,8 +19,11 @@ import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
+import ai.convo.http.media.Renderer;
 import ai.convo.http.media.Representation;
+import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +49,9 @@ public class FlowController {
     static final int MAX_DESCRIPTION = 2000;
     private static final Set<String> CREATE_FIELDS = Set.of("projectId", "name", "description");
     private static final Set<String> PATCH_FIELDS = Set.of("name", "description");
+    // what a read shows but a write does not take: sent back inside a batch value, they are skipped
+    private static final Set<String> BATCH_SKIPPED = Set.of("_id", "referenceId", "createdAt", "lastChanged",
+            "createdBy", "lastChangedBy", "projectReference", "localeReference", "feedbackReport", "isTrainingOutOfDate");
 
     private final Commands commands;
 
@@ -58,13 +65,10 @@ public class FlowController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         JsonBody body = JsonBody.parse(exchange, raw, true).allowOnly(CREATE_FIELDS);
         String projectId = body.requiredId("projectId");
-        String name = body.requiredString("name", 1, MAX_NAME);
-        String description = body.optionalString("description", 0, MAX_DESCRIPTION);
-        body.validate();
-        FlowId flowId = FlowId.generate();
-        long now = Clock.nowSeconds();
-        CreateFlowCommand command = new CreateFlowCommand(flowId, ProjectId.of(projectId), caller.actor(),
-                UUID.randomUUID().toString(), name, description == null ? "" : description, now);
+        CreateFlowCommand command = createCommand(body, projectId, caller);
+        FlowId flowId = command.flowId();
+        String name = command.name();
+        long now = command.at();
         FlowRecord record = new FlowRecord(flowId.value(), name, command.description(), command.referenceId(), projectId,
                 now, now, caller.userId(), caller.userId());
         return commands.send(command, flowId.value())
@@ -79,14 +83,65 @@ public class FlowController {
                                                @PathVariable String flowId, @RequestBody(required = false) byte[] raw) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
-        JsonBody body = JsonBody.parse(exchange, raw, false).allowOnly(PATCH_FIELDS);
+        UpdateFlowCommand command = updateCommand(JsonBody.parse(exchange, raw, false), flowId, null, caller);
+        return commands.<FlowRecord>send(command, flowId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("flow", sent.result().toWire()), null, sent.position()));
+    }
+
+    /**
+     * The official client's batchFlows (PATCH /v2.0/flows?projectId=): creates, updates and deletes of one project's
+     * flows, each read as its own request would be and sent as its own command, all in one transaction
+     * (Commands#sendTogether): all of them are stored or none. Updates and deletes name flows of that project only.
+     */
+    @PatchMapping("/v2.0/flows")
+    public Mono<ResponseEntity<byte[]>> batch(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                              @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        String projectId = Ids.require("projectId", exchange.getRequest().getQueryParams().getFirst("projectId"));
+        BatchBody batch = BatchBody.parse(JsonBody.parse(exchange, raw, true), PATCH_FIELDS, BATCH_SKIPPED);
+        List<Object> operations = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (BatchBody.Operation o : batch.operations()) {
+            try {
+                JsonBody value = JsonBody.parse(exchange, Renderer.JSON.writeValueAsBytes(o.value()), false);
+                Object command = switch (o.op()) {
+                    case CREATE -> createCommand(value, projectId, caller);
+                    case UPDATE -> updateCommand(value, o.id(), ProjectId.of(projectId), caller);
+                    case DELETE -> new DeleteFlowCommand(FlowId.of(o.id()), caller.actor(), Clock.nowSeconds(),
+                            ProjectId.of(projectId));
+                };
+                operations.add(command);
+                ids.add(command instanceof CreateFlowCommand create ? create.flowId().value() : o.id());
+            } catch (ApiProblem problem) {
+                problem.details().forEach((field, text) -> batch.problem(o, field, String.valueOf(text)));
+            }
+        }
+        batch.validate();
+        return commands.sendTogether(operations, batch.labels(), ids)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("batch", BatchBody.wire(batch.result(ids))), null, sent.position()));
+    }
+
+    /** A create as POST /v2.0/flows reads it (its other fields; the project is given). */
+    private static CreateFlowCommand createCommand(JsonBody body, String projectId, ApiPrincipal caller) {
+        String name = body.requiredString("name", 1, MAX_NAME);
+        String description = body.optionalString("description", 0, MAX_DESCRIPTION);
+        body.validate();
+        return new CreateFlowCommand(FlowId.generate(), ProjectId.of(projectId), caller.actor(),
+                UUID.randomUUID().toString(), name, description == null ? "" : description, Clock.nowSeconds());
+    }
+
+    /** An update as PATCH /v2.0/flows/{flowId} reads it. */
+    private static UpdateFlowCommand updateCommand(JsonBody body, String flowId, ProjectId inProject,
+                                                   ApiPrincipal caller) {
+        body.allowOnly(PATCH_FIELDS);
+        Ids.require("flowId", flowId);
         String name = body.optionalString("name", 1, MAX_NAME);
         String description = body.optionalString("description", 0, MAX_DESCRIPTION);
         body.validate();
-        return commands.<FlowRecord>send(new UpdateFlowCommand(FlowId.of(flowId), caller.actor(),
-                        new FlowPatch(name, description), Clock.nowSeconds()), flowId)
-                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
-                        new Representation.Single("flow", sent.result().toWire()), null, sent.position()));
+        return new UpdateFlowCommand(FlowId.of(flowId), caller.actor(), new FlowPatch(name, description),
+                Clock.nowSeconds(), inProject);
     }
 
     /**

@@ -28,6 +28,7 @@ import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
+import ai.convo.http.media.Renderer;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
@@ -72,6 +73,9 @@ public class IntentController {
     private static final Set<String> SENTENCE_BATCH_FIELDS = Set.of("text", "slots", "localeReference", "localeId");
     private static final Set<String> SENTENCE_BATCH_SKIPPED = Set.of("_id", "createdAt", "lastChanged", "createdBy",
             "lastChangedBy", "feedbackReport");
+    // what a read shows but a write does not take: sent back inside a batch value, they are skipped
+    private static final Set<String> BATCH_SKIPPED = Set.of("_id", "referenceId", "createdAt", "lastChanged",
+            "createdBy", "lastChangedBy", "localeReference", "feedbackReport");
     private static final String NO_SLOTS = "slot annotations of sentences are not supported";
 
     private final Commands commands;
@@ -88,22 +92,12 @@ public class IntentController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
         refuseSentenceGeneration(exchange.getRequest().getQueryParams());
-        IntentBody body = IntentBody.parse(exchange, raw, true, CONTENT_FIELDS);
-        JsonBody scalars = body.scalars();
-        String name = scalars.requiredString("name", 1, NAME_MAX);
-        Fields fields = fields(body);
-        String parent = scalars.optionalId("parentIntentId");
-        body.validate();
-
-        IntentId intentId = IntentId.generate();
-        long now = Clock.nowSeconds();
-        IntentContent content = new IntentContent(name, or(fields.description, ""), or(fields.tags, List.of()),
-                Boolean.TRUE.equals(fields.reject), Boolean.TRUE.equals(fields.disabled),
-                parent == null ? null : IntentId.of(parent), or(fields.condition, ""), or(fields.confirmations, List.of()),
-                or(fields.disambiguation, ""), or(fields.rules, List.of()), or(fields.data, Map.of()),
-                or(fields.childFeatures, ChildFeatures.NONE), fields.bias);
-        CreateIntentCommand command = new CreateIntentCommand(intentId, FlowId.of(flowId), caller.actor(),
-                UUID.randomUUID().toString(), content, now);
+        CreateIntentCommand command = createCommand(exchange, raw, flowId, caller);
+        IntentId intentId = command.intentId();
+        IntentContent content = command.content();
+        String name = content.name();
+        String parent = content.parentIntentId() == null ? null : content.parentIntentId().value();
+        long now = command.at();
         IntentRecord record = new IntentRecord(intentId.value(), command.referenceId(), name, content.description(),
                 content.tags(), content.rejectIntent(), content.disabled(), parent, content.condition(),
                 content.confirmationSentences(), content.disambiguationSentence(), content.rules(), content.data(),
@@ -124,6 +118,88 @@ public class IntentController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
         Ids.require("intentId", intentId);
+        UpdateIntentCommand command = updateCommand(exchange, raw, flowId, intentId, caller);
+        String localeId = command.localeId() == null ? null : command.localeId().value();
+        return commands.<IntentResult>send(command, intentId)
+                .flatMap(sent -> commands.blocking(() -> lookup.resolveLocale(sent.result().projectId(), localeId,
+                                sent.result().sentencesPerLocale()))
+                        .map(locale -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                                new Representation.Single("intent", sent.result().record().toWire(locale.localeId())),
+                                null, sent.position())));
+    }
+
+    /**
+     * The official client's batchIntents: creates, updates and deletes of a flow's intents, each read as its own
+     * request would be and sent as its own command, all in one transaction (Commands#sendTogether): a later operation
+     * sees an earlier one (a child of an intent the batch creates, a name another operation gave up), and all of them
+     * are stored or none. Answers {created, updated, deleted}.
+     */
+    @PatchMapping("/v2.0/flows/{flowId}/intents")
+    public Mono<ResponseEntity<byte[]>> batch(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                              @PathVariable String flowId, @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        BatchBody batch = BatchBody.parse(JsonBody.parse(exchange, raw, true), PATCH_FIELDS, BATCH_SKIPPED);
+        List<Object> operations = new ArrayList<>();
+        for (BatchBody.Operation o : batch.operations()) {
+            try {
+                byte[] value = Renderer.JSON.writeValueAsBytes(o.value());
+                operations.add(switch (o.op()) {
+                    case CREATE -> {
+                        if (o.value().containsKey("localeId")) {
+                            throw ApiProblem.badRequest("localeId", Map.of("localeId",
+                                    "is for an update (the locale its answer shows); a create takes none"));
+                        }
+                        yield createCommand(exchange, value, flowId, caller);
+                    }
+                    case UPDATE -> updateCommand(exchange, value, flowId, o.id(), caller);
+                    case DELETE -> new DeleteIntentCommand(IntentId.of(o.id()), FlowId.of(flowId), caller.actor(),
+                            Clock.nowSeconds());
+                });
+            } catch (ApiProblem problem) {
+                problem.details().forEach((field, text) -> batch.problem(o, field, String.valueOf(text)));
+            }
+        }
+        batch.validate();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < operations.size(); i++) {
+            ids.add(operations.get(i) instanceof CreateIntentCommand create ? create.intentId().value()
+                    : batch.operations().get(i).id());
+        }
+        return commands.blocking(() -> {
+                    // deleting an intent also changes its children (they become root intents)
+                    List<String> touched = new ArrayList<>(ids);
+                    batch.operations().stream().filter(o -> o.op() == BatchOperations.Op.DELETE)
+                            .forEach(o -> touched.addAll(lookup.childrenOf(o.id())));
+                    return touched;
+                })
+                .flatMap(touched -> commands.sendTogether(operations, batch.labels(), touched))
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("batch", BatchBody.wire(batch.result(ids))), null,
+                        sent.position()));
+    }
+
+    /** A create as POST .../intents reads it. */
+    private static CreateIntentCommand createCommand(ServerWebExchange exchange, byte[] raw, String flowId,
+                                                     ApiPrincipal caller) {
+        IntentBody body = IntentBody.parse(exchange, raw, true, CONTENT_FIELDS);
+        JsonBody scalars = body.scalars();
+        String name = scalars.requiredString("name", 1, NAME_MAX);
+        Fields fields = fields(body);
+        String parent = scalars.optionalId("parentIntentId");
+        body.validate();
+        IntentContent content = new IntentContent(name, or(fields.description, ""), or(fields.tags, List.of()),
+                Boolean.TRUE.equals(fields.reject), Boolean.TRUE.equals(fields.disabled),
+                parent == null ? null : IntentId.of(parent), or(fields.condition, ""), or(fields.confirmations, List.of()),
+                or(fields.disambiguation, ""), or(fields.rules, List.of()), or(fields.data, Map.of()),
+                or(fields.childFeatures, ChildFeatures.NONE), fields.bias);
+        return new CreateIntentCommand(IntentId.generate(), FlowId.of(flowId), caller.actor(),
+                UUID.randomUUID().toString(), content, Clock.nowSeconds());
+    }
+
+    /** An update as PATCH .../intents/{intentId} reads it. */
+    private static UpdateIntentCommand updateCommand(ServerWebExchange exchange, byte[] raw, String flowId,
+                                                     String intentId, ApiPrincipal caller) {
         IntentBody body = IntentBody.parse(exchange, raw, false, PATCH_FIELDS);
         JsonBody scalars = body.scalars();
         String name = scalars.optionalString("name", 1, NAME_MAX);
@@ -131,19 +207,12 @@ public class IntentController {
         String parent = scalars.optionalId("parentIntentId");
         String localeId = scalars.optionalId("localeId");
         body.validate();
-
         IntentPatch patch = new IntentPatch(name, fields.description, fields.tags, fields.reject, fields.disabled,
                 body.has("parentIntentId"), parent == null ? null : IntentId.of(parent), fields.condition,
                 fields.confirmations, fields.disambiguation, fields.rules, fields.data, fields.childFeatures,
                 body.has("biasTowardsParentOrChildIntents"), fields.bias);
-        UpdateIntentCommand command = new UpdateIntentCommand(IntentId.of(intentId), FlowId.of(flowId), caller.actor(),
-                patch, localeId == null ? null : LocaleId.of(localeId), Clock.nowSeconds());
-        return commands.<IntentResult>send(command, intentId)
-                .flatMap(sent -> commands.blocking(() -> lookup.resolveLocale(sent.result().projectId(), localeId,
-                                sent.result().sentencesPerLocale()))
-                        .map(locale -> ApiResponses.respond(exchange, HttpStatus.OK, media,
-                                new Representation.Single("intent", sent.result().record().toWire(locale.localeId())),
-                                null, sent.position())));
+        return new UpdateIntentCommand(IntentId.of(intentId), FlowId.of(flowId), caller.actor(), patch,
+                localeId == null ? null : LocaleId.of(localeId), Clock.nowSeconds());
     }
 
     /** Deletes the intent and its sentences; its children become root intents in the same transaction. */

@@ -139,6 +139,27 @@ public final class BatchBody {
         throw ApiProblem.badRequest(detail.append('.').toString(), problems);
     }
 
+    /** How a refusal names each operation: {@code operations[i] (op)}. */
+    public List<String> labels() {
+        return operations.stream().map(o -> "operations[" + o.index() + "] ("
+                + o.op().name().toLowerCase(Locale.ROOT) + ")").toList();
+    }
+
+    /** What the batch did, given the id each operation names (a create: the id it was given). */
+    public BatchResult result(List<String> ids) {
+        List<String> created = new ArrayList<>();
+        List<String> updated = new ArrayList<>();
+        List<String> deleted = new ArrayList<>();
+        for (int i = 0; i < operations.size(); i++) {
+            switch (operations.get(i).op()) {
+                case CREATE -> created.add(ids.get(i));
+                case UPDATE -> updated.add(ids.get(i));
+                case DELETE -> deleted.add(ids.get(i));
+            }
+        }
+        return new BatchResult(List.copyOf(created), List.copyOf(updated), List.copyOf(deleted));
+    }
+
     /** The official client's answer to a batch: {created, updated, deleted}. */
     public static Map<String, Object> wire(BatchResult result) {
         Map<String, Object> wire = new LinkedHashMap<>();

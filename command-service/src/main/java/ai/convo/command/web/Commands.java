@@ -4,18 +4,24 @@ import ai.convo.command.consistency.PrincipalWrites;
 import ai.convo.contract.common.DomainException;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.persistence.EventPositions;
+import ai.convo.persistence.EventWakeups;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import org.axonframework.commandhandling.CommandExecutionException;
+import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.security.core.context.ReactiveSecurityContextHolder;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -41,10 +47,15 @@ public class Commands {
 
     private final CommandGateway gateway;
     private final EventPositions positions;
+    private final TransactionTemplate transactions;
+    private final EventWakeups wakeups;
 
-    public Commands(CommandGateway gateway, EventPositions positions) {
+    public Commands(CommandGateway gateway, EventPositions positions, PlatformTransactionManager transactions,
+                    EventWakeups wakeups) {
         this.gateway = gateway;
         this.positions = positions;
+        this.transactions = new TransactionTemplate(transactions);
+        this.wakeups = wakeups;
     }
 
     public <R> Mono<Sent<R>> send(Object command, String... aggregateIds) {
@@ -61,6 +72,47 @@ public class Commands {
                     return new Sent<>(result, positions.latestOf(List.of(aggregateIds)));
                 })))
                 .onErrorMap(Commands::translate);
+    }
+
+    /**
+     * Sends commands one after another inside one database transaction, for a batch over several aggregates. Each is
+     * a command of its own: its events are stored and the write-side lookups updated (in the open transaction) before
+     * the next one is decided, so a later command sees what an earlier one did. All of them commit together, or none
+     * does; a conflict with another writer decides the whole batch again. Answers each command's result, in order.
+     */
+    public Mono<Sent<List<Object>>> sendTogether(List<?> commands, List<String> labels, Collection<String> aggregateIds) {
+        return principalKeys(null).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
+                    // one trace for all of them, as for the commands one command sends: the batch is one audit event
+                    String trace = java.util.UUID.randomUUID().toString();
+                    List<Object> results = DecidingAgain.run(() -> transactions.execute(status -> {
+                        List<Object> each = new ArrayList<>();
+                        for (int i = 0; i < commands.size(); i++) {
+                            try {
+                                each.add(gateway.sendAndWait(GenericCommandMessage.asCommandMessage(commands.get(i))
+                                        .andMetaData(java.util.Map.of("traceId", trace))));
+                            } catch (RuntimeException e) {
+                                // a refusal names the command that was refused; a conflict is decided again
+                                if (translate(e) instanceof DomainException refused) {
+                                    throw new DomainException(refused.kind(), labels.get(i) + ": " + refused.detail()
+                                            + " No operation of the batch was applied.", labeled(refused, i));
+                                }
+                                throw e;
+                            }
+                        }
+                        return each;
+                    }));
+                    // each command woke the processors when its unit of work ended, before this commit made it visible
+                    wakeups.raise();
+                    return new Sent<>(results, positions.latestOf(List.copyOf(aggregateIds)));
+                })))
+                .onErrorMap(Commands::translate);
+    }
+
+    private static java.util.Map<String, Object> labeled(DomainException refused, int index) {
+        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("operation", index);
+        details.putAll(refused.details());
+        return details;
     }
 
     /** For blocking work (JDBC lookups, commands sent directly) that must also stay off the event loop. */

@@ -142,4 +142,114 @@ class BatchApiTest extends FlowApiSupport {
         assertThat((String) conflict.get("detail")).startsWith("operations[1] (create): ");
         assertThat(eventCount()).isEqualTo(before);
     }
+
+    // ---- batchIntents and batchFlows: several aggregates, one transaction
+
+    private String intents() {
+        return "/v2.0/flows/" + flowId + "/intents";
+    }
+
+    @Test
+    void givenAnIntent_whenABatchRenamesItAndCreatesOneWithItsOldName_thenTheLaterOperationSeesTheEarlierOne() {
+        // given: "greet" exists (@BeforeEach)
+        // when
+        Map<String, Object> answer = json(send("PATCH", intents(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "update", "id", intentId, "value", Map.of("name", "welcome", "referenceId", "ignored")),
+                Map.of("op", "create", "value", Map.of("name", "greet", "tags", List.of("new")))))), 200);
+        // then
+        assertThat(answer.get("updated")).isEqualTo(List.of(intentId));
+        @SuppressWarnings("unchecked")
+        List<String> created = (List<String>) answer.get("created");
+        assertThat(created).hasSize(1);
+        assertThat(jdbc.queryForList("SELECT name FROM cmd_intent_lookup WHERE flow_id = ? ORDER BY name", String.class,
+                flowId)).containsExactly("greet", "welcome");
+    }
+
+    @Test
+    void givenABatchOfIntentsWhoseLastOperationFails_whenSent_thenNothingOfItIsStored() {
+        // given
+        long before = eventCount();
+        // when: two creates, then one taking a name the first took
+        Map<String, Object> problem = json(send("PATCH", intents(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("name", "order")),
+                Map.of("op", "create", "value", Map.of("name", "cancel")),
+                Map.of("op", "create", "value", Map.of("name", "ORDER"))))), 409);
+        // then
+        assertThat((String) problem.get("detail")).contains("order");
+        assertThat(eventCount()).isEqualTo(before);
+        assertThat(jdbc.queryForList("SELECT name FROM cmd_intent_lookup WHERE flow_id = ?", String.class, flowId))
+                .containsExactly("greet");
+    }
+
+    @Test
+    void givenAParentWithAChild_whenABatchDeletesTheParent_thenTheChildBecomesARootAndTheIdsAreAnswered() {
+        // given
+        String child = (String) json(send("POST", intents(), ADMIN_KEY, Map.of("name", "child", "parentIntentId",
+                intentId)), 201).get("_id");
+        // when
+        Map<String, Object> answer = json(send("PATCH", intents(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "delete", "id", intentId)))), 200);
+        // then
+        assertThat(answer).isEqualTo(Map.of("created", List.of(), "updated", List.of(), "deleted", List.of(intentId)));
+        assertThat(jdbc.queryForObject("SELECT parent_intent_id FROM cmd_intent_lookup WHERE intent_id = ?", String.class,
+                child)).isNull();
+    }
+
+    @Test
+    void givenAMalformedIntentBatch_whenSent_then400NamingEveryPath() {
+        // given
+        long before = eventCount();
+        // when
+        Map<String, Object> problem = json(send("PATCH", intents(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("name", "", "isDisabled", "no")),
+                Map.of("op", "update", "id", intentId, "value", Map.of("analyticsLabel", "x")),
+                Map.of("op", "create", "value", Map.of("name", "x", "localeId", localeId))))), 400);
+        // then
+        assertThat((Map<String, Object>) problem.get("details")).containsOnlyKeys("operations[0].value.name",
+                "operations[0].value.isDisabled", "operations[1].value.analyticsLabel", "operations[2].value.localeId");
+        assertThat(eventCount()).isEqualTo(before);
+    }
+
+    @Test
+    void givenAProject_whenABatchCreatesUpdatesAndDeletesFlows_thenAllOfThemInOneAnswer() {
+        // given
+        String projectId = jdbc.queryForObject("SELECT project_id FROM cmd_flow_lookup WHERE flow_id = ?", String.class,
+                flowId);
+        String second = (String) createFlow(ADMIN_KEY, projectId, "Second").get("_id");
+        long last = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
+        // when
+        Map<String, Object> answer = json(send("PATCH", "/v2.0/flows?projectId=" + projectId, ADMIN_KEY,
+                Map.of("operations", List.of(
+                        Map.of("op", "create", "value", Map.of("name", "Third", "description", "new")),
+                        Map.of("op", "update", "id", flowId, "value", Map.of("name", "Renamed", "_id", flowId)),
+                        Map.of("op", "delete", "id", second)))), 200);
+        // then
+        assertThat((List<?>) answer.get("created")).hasSize(1);
+        assertThat(answer.get("updated")).isEqualTo(List.of(flowId));
+        assertThat(answer.get("deleted")).isEqualTo(List.of(second));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM cmd_flow_lookup WHERE project_id = ?", Long.class,
+                projectId)).isEqualTo(2);
+        // one request, one trace: the audit trail shows the batch as one event
+        assertThat(jdbc.queryForList("SELECT DISTINCT convert_from(meta_data, 'UTF8')::jsonb ->> 'traceId' "
+                + "FROM domain_event_entry WHERE global_index > ?", String.class, last)).hasSize(1);
+    }
+
+    @Test
+    void givenAFlowOfAnotherProject_whenABatchOfThisProjectNamesIt_then404AndNothingIsStored() {
+        // given
+        String projectId = jdbc.queryForObject("SELECT project_id FROM cmd_flow_lookup WHERE flow_id = ?", String.class,
+                flowId);
+        String elsewhere = (String) newFlow("Elsewhere " + UUID.randomUUID()).get("_id");
+        long before = eventCount();
+        // when
+        Map<String, Object> problem = json(send("PATCH", "/v2.0/flows?projectId=" + projectId, ADMIN_KEY,
+                Map.of("operations", List.of(
+                        Map.of("op", "create", "value", Map.of("name", "Fine")),
+                        Map.of("op", "delete", "id", elsewhere)))), 404);
+        // then
+        assertThat((String) problem.get("detail")).startsWith("operations[1] (delete): ").contains(elsewhere, projectId);
+        assertThat(eventCount()).isEqualTo(before);
+        send("PATCH", "/v2.0/flows", ADMIN_KEY, Map.of("operations", List.of(Map.of("op", "delete", "id", flowId))))
+                .expectStatus().isBadRequest().expectBody().jsonPath("$.details.projectId").exists();
+    }
 }
