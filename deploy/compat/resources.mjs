@@ -316,6 +316,12 @@ try {
     { required: true }
   );
 
+  await step("indexLearningSentences -> 501, client raises NotImplementedError (no conversations run here)", async () => {
+    const err = await rejects(() => client.indexLearningSentences({ flowId: flow._id }, readOpts()));
+    check(lastStatus() === 501, `expected HTTP 501, got ${lastStatus()}`);
+    check(err.constructor?.name === "NotImplementedError", `surfaced as ${errText(err)}`);
+  });
+
   await step("createIntent with shouldGenerateSentences -> 501, client raises NotImplementedError", async () => {
     const err = await rejects(() => client.createIntent({ flowId: flow._id, name: "Generated", shouldGenerateSentences: true,
       generateSentenceLimit: 5 }));

@@ -31,6 +31,7 @@ import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Renderer;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
+import ai.convo.http.problem.LearningSentences;
 import ai.convo.http.security.ApiPrincipal;
 import java.util.ArrayList;
 import java.util.List;
@@ -213,6 +214,14 @@ public class IntentController {
                 body.has("biasTowardsParentOrChildIntents"), fields.bias);
         return new UpdateIntentCommand(IntentId.of(intentId), FlowId.of(flowId), caller.actor(), patch,
                 localeId == null ? null : LocaleId.of(localeId), Clock.nowSeconds());
+    }
+
+    /** The client's deleteLearningSentence: there are none here (see the query service's learning-sentence reads). */
+    @DeleteMapping("/v2.0/flows/{flowId}/intents/learningsentences/{learningSentenceId}")
+    public Mono<ResponseEntity<byte[]>> deleteLearningSentence(ServerWebExchange exchange, @PathVariable String flowId) {
+        Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        return Mono.error(LearningSentences.notAvailable());
     }
 
     /** Deletes the intent and its sentences; its children become root intents in the same transaction. */

@@ -252,4 +252,15 @@ class BatchApiTest extends FlowApiSupport {
         send("PATCH", "/v2.0/flows", ADMIN_KEY, Map.of("operations", List.of(Map.of("op", "delete", "id", flowId))))
                 .expectStatus().isBadRequest().expectBody().jsonPath("$.details.projectId").exists();
     }
+
+    @Test
+    void givenALearningSentenceId_whenDeleted_then501AndNothingIsStored() {
+        // given
+        long before = eventCount();
+        // when / then
+        send("DELETE", "/v2.0/flows/" + flowId + "/intents/learningsentences/" + Ids.newId(), ADMIN_KEY, null)
+                .expectStatus().isEqualTo(501)
+                .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("Learning sentences"));
+        assertThat(eventCount()).isEqualTo(before);
+    }
 }

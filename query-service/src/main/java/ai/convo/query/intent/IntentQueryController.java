@@ -8,6 +8,7 @@ import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
+import ai.convo.http.problem.LearningSentences;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.consistency.ReadYourWrites;
 import ai.convo.query.web.ListResponses;
@@ -132,6 +133,19 @@ public class IntentQueryController {
                                         ? withFeedback(exchange, flowId, shown, ReadYourWrites.required(exchange)) : Mono.empty())
                                 .thenReturn(page)))
                 .map(page -> ListResponses.page(exchange, media, page)));
+    }
+
+    /**
+     * Learning sentences are what the NLU learns from live conversations (with learnNewExampleSentences on); this
+     * server runs no conversations, so the client's indexLearningSentences and readLearningSentence get a 501 that
+     * says so, not an answer that pretends there are none, nor a 400 for an intent id that was never one.
+     */
+    @GetMapping({"/v2.0/flows/{flowId}/intents/learningsentences",
+            "/v2.0/flows/{flowId}/intents/learningsentences/{learningSentenceId}"})
+    public Mono<ResponseEntity<byte[]>> learningSentences(ServerWebExchange exchange, @PathVariable String flowId) {
+        Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("flowId", flowId);
+        return Mono.error(LearningSentences.notAvailable());
     }
 
     /** One intent, the full record; {@code preferredLocaleId} chooses its localeReference as on the list. */
