@@ -582,6 +582,27 @@ try {
       "sentence deletion");
   });
 
+  await step("cloneFlow (its intents with their sentences and parents, under new ids), read back at once", async () => {
+    const before = await client.indexIntents({ flowId: flow._id, limit: 100 }, readOpts());
+    const copy = await client.cloneFlow({ flowId: flow._id });
+    check(lastStatus() === 201 || lastStatus() === 200, `expected HTTP 201, got ${lastStatus()}`);
+    check(isId(copy?._id) && copy._id !== flow._id && copy.name.endsWith("(copy)"), `unexpected ${short(copy)}`);
+    const { value } = await atOnce(() => client.indexIntents({ flowId: copy._id, limit: 100 }, readOpts()),
+      (p) => p?.total === before.total, `the copy's ${before.total} intents`);
+    const names = (p) => p.items.map((i) => i.name).sort().join("|");
+    check(names(value) === names(before), `copied intents ${names(value)} != ${names(before)}`);
+    check(!value.items.some((i) => before.items.some((b) => b._id === i._id)), "an intent kept its id in the copy");
+    const original = before.items[0];
+    const copied = value.items.find((i) => i.name === original.name);
+    const [a, b] = await Promise.all([
+      client.indexSentences({ flowId: flow._id, intentId: original._id }, readOpts()),
+      client.indexSentences({ flowId: copy._id, intentId: copied._id }, readOpts()),
+    ]);
+    check(a.total === b.total, `sentences: copy has ${b.total}, original ${a.total}`);
+    await client.deleteFlow({ flowId: copy._id });
+    return null;
+  });
+
   await step("deleteIntent (its child becomes a root intent)", async () => {
     await client.deleteIntent({ flowId: flow._id, intentId: intent._id });
     expectStatus(204);

@@ -2,6 +2,7 @@ package ai.convo.command.flow;
 
 import ai.convo.command.web.BatchBody;
 import ai.convo.command.web.Clock;
+import ai.convo.command.snapshot.FlowCopies;
 import ai.convo.command.web.Commands;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.CreateFlowCommand;
@@ -54,9 +55,11 @@ public class FlowController {
             "createdBy", "lastChangedBy", "projectReference", "localeReference", "feedbackReport", "isTrainingOutOfDate");
 
     private final Commands commands;
+    private final FlowCopies copies;
 
-    public FlowController(Commands commands) {
+    public FlowController(Commands commands, FlowCopies copies) {
         this.commands = commands;
+        this.copies = copies;
     }
 
     @PostMapping("/v2.0/flows")
@@ -75,6 +78,35 @@ public class FlowController {
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
                         new Representation.Single("flow", record.toWire()),
                         exchange.getRequest().getPath().value() + "/" + flowId.value(), sent.position()));
+    }
+
+    /**
+     * The official client's cloneFlow: a copy of the flow in its project, named "<name> (copy)", with copies of its
+     * intents (their hierarchy and sentences) and states, all new ids, written in one transaction. Answers the new flow.
+     */
+    @PostMapping("/v2.0/flows/{flowId}/clone")
+    public Mono<ResponseEntity<byte[]>> cloneFlow(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                  @PathVariable String flowId, @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        JsonBody.parse(exchange, raw, false).allowOnly(Set.of()).validate();
+        return commands.blocking(() -> copies.plan(flowId, caller.actor()))
+                .flatMap(plan -> commands.sendTogether(plan.commands(), plan.labels(), plan.aggregateIds())
+                        .map(sent -> {
+                            CreateFlowCommand created = (CreateFlowCommand) plan.commands().get(0);
+                            FlowRecord record = new FlowRecord(plan.flowId(), created.name(), created.description(),
+                                    created.referenceId(), created.projectId().value(), created.at(), created.at(),
+                                    caller.userId(), caller.userId());
+                            return ApiResponses.respond(exchange, HttpStatus.CREATED, media,
+                                    new Representation.Single("flow", record.toWire()),
+                                    flowsPath(exchange, flowId) + plan.flowId(), sent.position());
+                        }));
+    }
+
+    /** The request's path up to and including "/flows/" (with whatever base path it came under). */
+    private static String flowsPath(ServerWebExchange exchange, String flowId) {
+        String path = exchange.getRequest().getPath().value();
+        return path.substring(0, path.lastIndexOf("/" + flowId + "/") + 1);
     }
 
     /** Answers the full updated flow. */
