@@ -8,6 +8,7 @@ import ai.convo.contract.intent.IntentId;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.stereotype.Component;
 
@@ -29,8 +30,17 @@ public class IntentChildren {
         this.commands = commands;
     }
 
+    /**
+     * Metadata of a deletion whose consequences its author planned itself (a snapshot restore sets every kept
+     * intent's parent and every state's intents): then neither children nor states are changed on its behalf.
+     */
+    public static final String PLANNED = "childrenPlanned";
+
     @EventHandler
-    void on(IntentDeletedEvent event) {
+    void on(IntentDeletedEvent event, @MetaDataValue(PLANNED) Boolean planned) {
+        if (Boolean.TRUE.equals(planned)) {
+            return;
+        }
         for (String child : lookup.childrenOf(event.intentId())) {
             commands.sendAndWait(new DetachIntentFromParentCommand(IntentId.of(child), FlowId.of(event.flowId()),
                     IntentId.of(event.intentId()), event.deletedBy(), event.deletedAt()));

@@ -132,33 +132,6 @@ class ProjectCapture {
         return captured;
     }
 
-    /**
-     * What a restore replaces: the locales (folded from the project aggregate) and the ids of the live tokens,
-     * functions and flows with their last sequence numbers; intents and sentences go with their flows.
-     */
-    Captured captureShallow(String projectId) {
-        Captured captured = new Captured();
-        jdbc.query("SELECT aggregate_identifier, sequence_number, payload_type, payload_revision, payload "
-                + "FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number", row -> {
-            captured.lastSequence.put(row.getString(1), row.getLong(2));
-            events(row).forEach(event -> fold(captured, event));
-        }, projectId);
-        jdbc.query("SELECT e.aggregate_identifier, max(e.sequence_number), min(r.kind) FROM domain_event_entry e JOIN ("
-                + "SELECT token_id AS id, 't' AS kind FROM cmd_token_lookup WHERE project_id = ? "
-                + "UNION ALL SELECT function_id, 'f' FROM cmd_snapshot_function WHERE project_id = ? "
-                + "UNION ALL SELECT flow_id, 'w' FROM cmd_flow_lookup WHERE project_id = ?) r "
-                + "ON e.aggregate_identifier = r.id GROUP BY e.aggregate_identifier", row -> {
-            String id = row.getString(1);
-            captured.lastSequence.put(id, row.getLong(2));
-            switch (row.getString(3)) {
-                case "t" -> captured.tokens.put(id, null);
-                case "f" -> captured.functions.put(id, null);
-                default -> captured.flows.put(id, null);
-            }
-        }, projectId, projectId, projectId);
-        return captured;
-    }
-
     private static void fold(Captured c, Object event) {
         if (event instanceof ProjectCreatedEvent e) {
             c.organisationId = e.organisationId();

@@ -3,39 +3,55 @@ package ai.convo.command.snapshot;
 import ai.convo.command.flow.FlowAggregate;
 import ai.convo.command.function.FunctionAggregate;
 import ai.convo.command.intent.IntentAggregate;
+import ai.convo.command.intent.IntentChildren;
 import ai.convo.command.project.ProjectAggregate;
 import ai.convo.command.token.TokenAggregate;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
+import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.function.FunctionCreatedEvent;
 import ai.convo.contract.function.FunctionDeletedEvent;
+import ai.convo.contract.function.FunctionUpdatedEvent;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.IntentCreatedEvent;
+import ai.convo.contract.intent.IntentDeletedEvent;
+import ai.convo.contract.intent.IntentUpdatedEvent;
 import ai.convo.contract.intent.SentenceCreatedEvent;
+import ai.convo.contract.intent.SentenceDeletedEvent;
 import ai.convo.contract.locale.LocaleCreatedEvent;
 import ai.convo.contract.locale.LocaleDeletedEvent;
 import ai.convo.contract.locale.LocaleUpdatedEvent;
 import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
 import ai.convo.contract.state.DefaultStateChangedEvent;
 import ai.convo.contract.state.StateCreatedEvent;
+import ai.convo.contract.state.StateDeletedEvent;
+import ai.convo.contract.state.StateUpdatedEvent;
 import ai.convo.contract.token.TokenCreatedEvent;
 import ai.convo.contract.token.TokenDeletedEvent;
+import ai.convo.contract.token.TokenUpdatedEvent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.messaging.MetaData;
 
 /**
  * The events that make a project exactly a snapshot's content, computed before anything is written. They are
  * the same events the ordinary commands emit, so every write-side lookup and read model handles them as it
- * always does. The project's tokens, functions and flows (with their states, intents and sentences) are deleted
- * and the snapshot's are created anew, with new {@code _id}s and the snapshot's referenceIds; locales are matched
- * by referenceId and kept (their ids too) where they match, created where the snapshot has more, deleted where it
- * has fewer. The restored resources' meta (createdBy, createdAt) is the restore's.
+ * always does. Every resource (locale, token, function, flow, state, intent) is matched by referenceId: one the
+ * project still has keeps its {@code _id} and is updated to the snapshot's content where it differs (so scripts
+ * and configurations holding its id keep working), one it lacks is created with a new {@code _id}, one the
+ * snapshot lacks is deleted. A kept intent's sentences are replaced when they differ. Restoring into another
+ * project matches nothing there, so everything is created anew. New resources' meta is the restore's.
  *
  * <p>Order matters for the lookups: locales are created first (sentences name them), deletions of tokens come
  * before creations (labels are unique per project), locales the snapshot lacks are deleted last.
@@ -48,6 +64,9 @@ final class RestorePlan {
     private final long at;
     private final Map<String, Long> lastSequence;
     private final List<DomainEventMessage<?>> events = new ArrayList<>();
+
+    /** On an event the plan also takes care of the consequences of (see IntentChildren). */
+    static final MetaData PLANNED = MetaData.with(IntentChildren.PLANNED, true);
 
     private RestorePlan(ProjectCapture.Captured current, String projectId, String by, long at) {
         this.projectId = projectId;
@@ -132,70 +151,286 @@ final class RestorePlan {
         }
     }
 
-    // ---- tokens and functions
+    // ---- tokens and functions: matched by referenceId, kept (with their ids) where they match
 
     private void tokens(SnapshotContent snapshot, ProjectCapture.Captured current) {
-        for (String tokenId : current.tokens.keySet()) {
-            next(TokenAggregate.class, tokenId, new TokenDeletedEvent(tokenId, projectId, organisationId, by, at));
+        Map<String, String> idByReference = new HashMap<>();
+        current.tokens.forEach((id, token) -> idByReference.put(token.referenceId(), id));
+        Set<String> wanted = new HashSet<>();
+        snapshot.tokens().forEach(t -> wanted.add(t.referenceId()));
+        current.tokens.forEach((id, token) -> {
+            if (!wanted.contains(token.referenceId())) {
+                next(TokenAggregate.class, id, new TokenDeletedEvent(id, projectId, organisationId, by, at));
+            }
+        });
+        // labels are unique per project: when a kept token's new label is another kept token's label now, every
+        // relabelled token first takes a label of its own, then its snapshot label
+        Map<String, String> relabelled = new LinkedHashMap<>();
+        Set<String> held = new HashSet<>();
+        for (SnapshotContent.Token token : snapshot.tokens()) {
+            String id = idByReference.get(token.referenceId());
+            if (id != null) {
+                held.add(current.tokens.get(id).label().toLowerCase(Locale.ROOT));
+                if (!current.tokens.get(id).label().equals(token.label())) {
+                    relabelled.put(id, token.label());
+                }
+            }
+        }
+        if (relabelled.values().stream().anyMatch(label -> held.contains(label.toLowerCase(Locale.ROOT)))) {
+            relabelled.keySet().forEach(id -> {
+                SnapshotContent.Token now = current.tokens.get(id);
+                next(TokenAggregate.class, id, new TokenUpdatedEvent(id, projectId, organisationId, List.of("label"),
+                        "~restoring " + id, now.type(), now.script(), by, at));
+            });
         }
         for (SnapshotContent.Token token : snapshot.tokens()) {
-            String id = Ids.newId();
-            next(TokenAggregate.class, id, new TokenCreatedEvent(id, projectId, organisationId, token.referenceId(),
-                    token.label(), token.type(), token.script(), by, at));
+            String id = idByReference.get(token.referenceId());
+            if (id == null) {
+                String created = Ids.newId();
+                next(TokenAggregate.class, created, new TokenCreatedEvent(created, projectId, organisationId,
+                        token.referenceId(), token.label(), token.type(), token.script(), by, at));
+                continue;
+            }
+            SnapshotContent.Token now = current.tokens.get(id);
+            List<String> changed = changed(List.of("label", "type", "script"),
+                    List.of(now.label(), now.type(), now.script()), List.of(token.label(), token.type(), token.script()));
+            if (!changed.isEmpty()) {
+                next(TokenAggregate.class, id, new TokenUpdatedEvent(id, projectId, organisationId, changed,
+                        token.label(), token.type(), token.script(), by, at));
+            }
         }
     }
 
     private void functions(SnapshotContent snapshot, ProjectCapture.Captured current) {
-        for (String functionId : current.functions.keySet()) {
-            next(FunctionAggregate.class, functionId,
-                    new FunctionDeletedEvent(functionId, projectId, organisationId, by, at));
-        }
+        Map<String, String> idByReference = new HashMap<>();
+        current.functions.forEach((id, function) -> idByReference.put(function.referenceId(), id));
+        Set<String> wanted = new HashSet<>();
+        snapshot.functions().forEach(f -> wanted.add(f.referenceId()));
+        current.functions.forEach((id, function) -> {
+            if (!wanted.contains(function.referenceId())) {
+                next(FunctionAggregate.class, id, new FunctionDeletedEvent(id, projectId, organisationId, by, at));
+            }
+        });
         for (SnapshotContent.Function function : snapshot.functions()) {
-            String id = Ids.newId();
-            next(FunctionAggregate.class, id, new FunctionCreatedEvent(id, projectId, organisationId,
-                    function.referenceId(), function.name(), function.code(), function.disabled(), by, at));
+            String id = idByReference.get(function.referenceId());
+            if (id == null) {
+                String created = Ids.newId();
+                next(FunctionAggregate.class, created, new FunctionCreatedEvent(created, projectId, organisationId,
+                        function.referenceId(), function.name(), function.code(), function.disabled(), by, at));
+                continue;
+            }
+            SnapshotContent.Function now = current.functions.get(id);
+            List<String> changed = changed(List.of("name", "code", "isDisabled"),
+                    List.of(now.name(), now.code(), now.disabled()),
+                    List.of(function.name(), function.code(), function.disabled()));
+            if (!changed.isEmpty()) {
+                next(FunctionAggregate.class, id, new FunctionUpdatedEvent(id, projectId, organisationId, changed,
+                        function.name(), function.code(), function.disabled(), by, at));
+            }
         }
     }
 
-    // ---- flows with their states, intents and sentences
+    // ---- flows with their states, intents and sentences: matched by referenceId like tokens
 
     private void flows(SnapshotContent snapshot, ProjectCapture.Captured current, Map<String, String> localeIds) {
-        for (String flowId : current.flows.keySet()) {
-            next(FlowAggregate.class, flowId, new FlowDeletedEvent(flowId, projectId, organisationId, by, at));
+        Map<String, ProjectCapture.Flow> flowByReference = new HashMap<>();
+        current.flows.values().forEach(f -> flowByReference.put(f.referenceId, f));
+        Set<String> wanted = new HashSet<>();
+        snapshot.flows().forEach(f -> wanted.add(f.referenceId()));
+        for (ProjectCapture.Flow flow : current.flows.values()) {
+            if (!wanted.contains(flow.referenceId)) {
+                // its intents, states and sentences go with it (the lookups and read models delete them)
+                next(FlowAggregate.class, flow.id, new FlowDeletedEvent(flow.id, projectId, organisationId, by, at));
+            }
         }
         for (SnapshotContent.Flow flow : snapshot.flows()) {
-            String flowId = Ids.newId();
-            next(FlowAggregate.class, flowId, new FlowCreatedEvent(flowId, projectId, organisationId,
-                    flow.referenceId(), flow.name(), flow.description(), by, at));
-            Map<String, String> intentIds = new HashMap<>();
-            flow.intents().forEach(i -> intentIds.put(i.referenceId(), Ids.newId()));
-            for (SnapshotContent.Intent intent : parentsFirst(flow.intents())) {
-                String intentId = intentIds.get(intent.referenceId());
-                next(IntentAggregate.class, intentId, new IntentCreatedEvent(intentId, flowId, projectId,
-                        organisationId, intent.referenceId(), intent.name(), intent.description(), intent.tags(),
-                        intent.rejectIntent(), intent.disabled(),
-                        intent.parentReference() == null ? null : intentIds.get(intent.parentReference()),
-                        intent.condition(), intent.confirmationSentences(), intent.disambiguationSentence(),
-                        intent.rules(), intent.data(), childFeatures(intent.childFeatures(), intentIds),
-                        intent.biasTowardsParentOrChildIntents(), by, at));
-                for (SnapshotContent.Sentence sentence : intent.sentences()) {
-                    next(IntentAggregate.class, intentId, new SentenceCreatedEvent(Ids.newId(), intentId, flowId,
-                            projectId, organisationId, localeIds.get(sentence.localeReference()), sentence.text(),
-                            by, at));
+            ProjectCapture.Flow kept = flowByReference.get(flow.referenceId());
+            String flowId = kept != null ? kept.id : Ids.newId();
+            if (kept == null) {
+                next(FlowAggregate.class, flowId, new FlowCreatedEvent(flowId, projectId, organisationId,
+                        flow.referenceId(), flow.name(), flow.description(), by, at));
+            } else {
+                List<String> changed = changed(List.of("name", "description"), List.of(kept.name, kept.description),
+                        List.of(flow.name(), flow.description()));
+                if (!changed.isEmpty()) {
+                    next(FlowAggregate.class, flowId, new FlowUpdatedEvent(flowId, projectId, organisationId, changed,
+                            flow.name(), flow.description(), by, at));
                 }
             }
-            for (SnapshotContent.State state : flow.states()) {
-                String stateId = Ids.newId();
-                next(FlowAggregate.class, flowId, new StateCreatedEvent(flowId, projectId, organisationId, stateId,
-                        state.referenceId(), state.name(), state.type(), state.isDefault(),
-                        state.intentReferences().stream().map(intentIds::get).filter(Objects::nonNull).toList(),
-                        by, at));
-                if (state.isDefault()) {
-                    next(FlowAggregate.class, flowId, new DefaultStateChangedEvent(flowId, projectId, organisationId,
-                            null, stateId, by, at));
+            Map<String, String> intentIds = intents(flow, flowId, kept, current, localeIds);
+            states(flow, flowId, kept, intentIds);
+        }
+    }
+
+    /** The flow's intents made the snapshot's; answers the intent id of every snapshot intent referenceId. */
+    private Map<String, String> intents(SnapshotContent.Flow flow, String flowId, ProjectCapture.Flow kept,
+                                        ProjectCapture.Captured current, Map<String, String> localeIds) {
+        Map<String, ProjectCapture.Intent> byReference = new HashMap<>();
+        if (kept != null) {
+            current.intents.values().stream().filter(i -> i.flowId.equals(kept.id))
+                    .forEach(i -> byReference.put(i.referenceId, i));
+        }
+        Set<String> wanted = new HashSet<>();
+        flow.intents().forEach(i -> wanted.add(i.referenceId()));
+        // Deleted first, so their names are free. Marked as planned: the restore sets every kept intent's parent
+        // itself, so the deletion must not detach children through commands of its own.
+        for (ProjectCapture.Intent intent : byReference.values()) {
+            if (!wanted.contains(intent.referenceId)) {
+                next(IntentAggregate.class, intent.id, new IntentDeletedEvent(intent.id, flowId, projectId,
+                        organisationId, by, at), PLANNED);
+            }
+        }
+        Map<String, String> intentIds = new HashMap<>();
+        flow.intents().forEach(i -> {
+            ProjectCapture.Intent existing = byReference.get(i.referenceId());
+            intentIds.put(i.referenceId(), existing != null ? existing.id : Ids.newId());
+        });
+        // names are unique per flow: as for token labels, renamed intents first take a name of their own on a clash
+        Set<String> held = new HashSet<>();
+        List<ProjectCapture.Intent> renamed = new ArrayList<>();
+        for (SnapshotContent.Intent intent : flow.intents()) {
+            ProjectCapture.Intent existing = byReference.get(intent.referenceId());
+            if (existing != null) {
+                held.add(existing.content.name().toLowerCase(Locale.ROOT));
+                if (!existing.content.name().equals(intent.name())) {
+                    renamed.add(existing);
                 }
             }
         }
+        boolean clash = flow.intents().stream().anyMatch(i -> byReference.containsKey(i.referenceId())
+                && !byReference.get(i.referenceId()).content.name().equals(i.name())
+                && held.contains(i.name().toLowerCase(Locale.ROOT)));
+        if (clash) {
+            for (ProjectCapture.Intent existing : renamed) {
+                IntentCreatedEvent was = existing.content;
+                next(IntentAggregate.class, existing.id, new IntentUpdatedEvent(existing.id, flowId, projectId,
+                        organisationId, List.of("name"), "~restoring " + existing.id, was.description(), was.tags(),
+                        was.rejectIntent(), was.disabled(), was.parentIntentId(), was.condition(),
+                        was.confirmationSentences(), was.disambiguationSentence(), was.rules(), was.data(),
+                        was.childFeatures(), was.biasTowardsParentOrChildIntents(), by, at));
+            }
+        }
+        for (SnapshotContent.Intent intent : parentsFirst(flow.intents())) {
+            String intentId = intentIds.get(intent.referenceId());
+            String parent = intent.parentReference() == null ? null : intentIds.get(intent.parentReference());
+            ChildFeatures features = childFeatures(intent.childFeatures(), intentIds);
+            ProjectCapture.Intent existing = byReference.get(intent.referenceId());
+            if (existing == null) {
+                next(IntentAggregate.class, intentId, new IntentCreatedEvent(intentId, flowId, projectId,
+                        organisationId, intent.referenceId(), intent.name(), intent.description(), intent.tags(),
+                        intent.rejectIntent(), intent.disabled(), parent, intent.condition(),
+                        intent.confirmationSentences(), intent.disambiguationSentence(), intent.rules(), intent.data(),
+                        features, intent.biasTowardsParentOrChildIntents(), by, at));
+            } else {
+                IntentCreatedEvent was = existing.content;
+                List<String> changed = changed(
+                        List.of("name", "description", "tags", "isRejectIntent", "isDisabled", "parentIntentId",
+                                "condition", "confirmationSentences", "disambiguationSentence", "rules", "data",
+                                "childFeatures", "biasTowardsParentOrChildIntents"),
+                        Arrays.asList(clash && renamed.contains(existing) ? null : was.name(), was.description(),
+                                was.tags(), was.rejectIntent(), was.disabled(), was.parentIntentId(), was.condition(),
+                                was.confirmationSentences(), was.disambiguationSentence(), was.rules(), was.data(),
+                                was.childFeatures(), was.biasTowardsParentOrChildIntents()),
+                        Arrays.asList(intent.name(), intent.description(), intent.tags(), intent.rejectIntent(),
+                                intent.disabled(), parent, intent.condition(), intent.confirmationSentences(),
+                                intent.disambiguationSentence(), intent.rules(), intent.data(), features,
+                                intent.biasTowardsParentOrChildIntents()));
+                if (!changed.isEmpty()) {
+                    next(IntentAggregate.class, intentId, new IntentUpdatedEvent(intentId, flowId, projectId,
+                            organisationId, changed, intent.name(), intent.description(), intent.tags(),
+                            intent.rejectIntent(), intent.disabled(), parent, intent.condition(),
+                            intent.confirmationSentences(), intent.disambiguationSentence(), intent.rules(),
+                            intent.data(), features, intent.biasTowardsParentOrChildIntents(), by, at));
+                }
+            }
+            sentences(intent, intentId, flowId, existing, localeIds);
+        }
+        return intentIds;
+    }
+
+    /** A kept intent keeps its sentences when they are the snapshot's; otherwise they are replaced. */
+    private void sentences(SnapshotContent.Intent intent, String intentId, String flowId, ProjectCapture.Intent existing,
+                           Map<String, String> localeIds) {
+        List<String> wanted = intent.sentences().stream()
+                .map(s -> localeIds.get(s.localeReference()) + "\n" + s.text()).sorted().toList();
+        if (existing != null) {
+            List<String> now = existing.sentences.values().stream()
+                    .map(s -> s.localeReference() + "\n" + s.text()).sorted().toList();
+            if (now.equals(wanted)) {
+                return;
+            }
+            existing.sentences.forEach((sentenceId, sentence) -> next(IntentAggregate.class, intentId,
+                    new SentenceDeletedEvent(sentenceId, intentId, flowId, projectId, organisationId,
+                            sentence.localeReference(), by, at)));
+        }
+        for (SnapshotContent.Sentence sentence : intent.sentences()) {
+            next(IntentAggregate.class, intentId, new SentenceCreatedEvent(Ids.newId(), intentId, flowId, projectId,
+                    organisationId, localeIds.get(sentence.localeReference()), sentence.text(), by, at));
+        }
+    }
+
+    /** The flow's states made the snapshot's, kept by referenceId; the default moves with a DefaultStateChanged. */
+    private void states(SnapshotContent.Flow flow, String flowId, ProjectCapture.Flow kept, Map<String, String> intentIds) {
+        Map<String, String> idByReference = new HashMap<>();
+        String previousDefault = null;
+        if (kept != null) {
+            for (Map.Entry<String, ProjectCapture.State> state : kept.states.entrySet()) {
+                idByReference.put(state.getValue().referenceId(), state.getKey());
+                if (state.getValue().isDefault()) {
+                    previousDefault = state.getKey();
+                }
+            }
+        }
+        Set<String> wanted = new HashSet<>();
+        flow.states().forEach(s -> wanted.add(s.referenceId()));
+        if (kept != null) {
+            for (Map.Entry<String, ProjectCapture.State> state : kept.states.entrySet()) {
+                if (!wanted.contains(state.getValue().referenceId())) {
+                    next(FlowAggregate.class, flowId, new StateDeletedEvent(flowId, projectId, organisationId,
+                            state.getKey(), by, at));
+                    if (state.getKey().equals(previousDefault)) {
+                        previousDefault = null;
+                    }
+                }
+            }
+        }
+        String newDefault = null;
+        for (SnapshotContent.State state : flow.states()) {
+            List<String> named = state.intentReferences().stream().map(intentIds::get).filter(Objects::nonNull).toList();
+            String stateId = idByReference.get(state.referenceId());
+            if (stateId == null) {
+                stateId = Ids.newId();
+                next(FlowAggregate.class, flowId, new StateCreatedEvent(flowId, projectId, organisationId, stateId,
+                        state.referenceId(), state.name(), state.type(), state.isDefault(), named, by, at));
+            } else {
+                ProjectCapture.State now = kept.states.get(stateId);
+                List<String> changed = changed(List.of("name", "type", "isDefault", "intentIds"),
+                        Arrays.asList(now.name(), now.type(), now.isDefault(), now.intentIds()),
+                        Arrays.asList(state.name(), state.type(), state.isDefault(), named));
+                if (!changed.isEmpty()) {
+                    next(FlowAggregate.class, flowId, new StateUpdatedEvent(flowId, projectId, organisationId, stateId,
+                            changed, state.name(), state.type(), state.isDefault(), named, by, at));
+                }
+            }
+            if (state.isDefault()) {
+                newDefault = stateId;
+            }
+        }
+        if (newDefault != null && !newDefault.equals(previousDefault)) {
+            next(FlowAggregate.class, flowId, new DefaultStateChangedEvent(flowId, projectId, organisationId,
+                    previousDefault, newDefault, by, at));
+        }
+    }
+
+    /** The names of the fields whose values differ. */
+    private static List<String> changed(List<String> names, List<?> now, List<?> wanted) {
+        List<String> changed = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (!Objects.equals(now.get(i), wanted.get(i))) {
+                changed.add(names.get(i));
+            }
+        }
+        return changed;
     }
 
     /** A parent before its children, so the intent lookup and read models always know the parent already. */
@@ -240,7 +475,12 @@ final class RestorePlan {
     }
 
     private void next(Class<?> aggregate, String aggregateId, Object payload) {
+        next(aggregate, aggregateId, payload, MetaData.emptyInstance());
+    }
+
+    private void next(Class<?> aggregate, String aggregateId, Object payload, MetaData metaData) {
         long sequence = lastSequence.merge(aggregateId, 0L, (last, zero) -> last + 1);
-        events.add(new GenericDomainEventMessage<>(aggregate.getSimpleName(), aggregateId, sequence, payload));
+        events.add(new GenericDomainEventMessage<>(aggregate.getSimpleName(), aggregateId, sequence, payload,
+                metaData));
     }
 }

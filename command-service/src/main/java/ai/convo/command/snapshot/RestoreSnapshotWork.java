@@ -79,7 +79,7 @@ class RestoreSnapshotWork implements TaskWork {
         }
         jdbc.queryForList("SELECT flow_id FROM cmd_flow_lookup WHERE project_id = ? ORDER BY flow_id FOR UPDATE",
                 String.class, projectId);
-        ProjectCapture.Captured current = capture.captureShallow(projectId);
+        ProjectCapture.Captured current = capture.capture(projectId);
         List<DomainEventMessage<?>> plan = RestorePlan.build(content, current, projectId,
                 context.actor().userId(), Clock.nowSeconds());
         for (int from = 0; from < plan.size(); from += CHUNK) {

@@ -1,5 +1,6 @@
 package ai.convo.command.state;
 
+import ai.convo.command.intent.IntentChildren;
 import ai.convo.command.web.CommandSideProcessing;
 import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.intent.IntentDeletedEvent;
@@ -8,6 +9,7 @@ import ai.convo.contract.state.RemoveDeletedIntentFromStatesCommand;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -30,7 +32,10 @@ public class StateIntentCleanup {
     }
 
     @EventHandler
-    void on(IntentDeletedEvent event) {
+    void on(IntentDeletedEvent event, @MetaDataValue(IntentChildren.PLANNED) Boolean planned) {
+        if (Boolean.TRUE.equals(planned)) {
+            return; // a snapshot restore's plan sets every state's intents itself
+        }
         boolean flowExists = !jdbc.queryForList("SELECT 1 FROM cmd_flow_lookup WHERE flow_id = ?", Integer.class,
                 event.flowId()).isEmpty();
         if (!flowExists) {

@@ -82,10 +82,15 @@ class SnapshotRestoreTest extends SnapshotWorkSupport {
         // when
         restore(snapshotId, p);
 
-        // then: field by field the snapshot's content, with new ids for flows and intents
+        // then: field by field the snapshot's content; what the project still had keeps its _id (the flow, the
+        // renamed intent, its child, the tokens), what was deleted since comes back with a new one (the function)
         assertSameContent(snapshot(p), snapshotId);
         assertThat(jdbc.queryForList("SELECT flow_id FROM cmd_flow_lookup WHERE project_id = ?", String.class, p))
-                .hasSize(2).doesNotContain(built.flowId());
+                .hasSize(2).contains(built.flowId());
+        assertThat(jdbc.queryForList("SELECT intent_id FROM cmd_intent_lookup WHERE flow_id = ? ORDER BY name",
+                String.class, built.flowId())).containsExactly(built.parentIntentId(), built.childIntentId());
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM cmd_snapshot_function WHERE project_id = ?", Long.class, p))
+                .isEqualTo(2);
         assertThat(jdbc.queryForList("SELECT locale_id FROM cmd_locale_lookup WHERE project_id = ?", String.class, p))
                 .containsExactlyInAnyOrder(built.primaryLocaleId(), built.germanId());
         // and the restored aggregates take ordinary commands again
@@ -97,6 +102,38 @@ class SnapshotRestoreTest extends SnapshotWorkSupport {
                 Map.of("text", "One more", "localeId", built.germanId()));
         created(HttpMethod.PATCH, "/v2.0/locales/" + built.germanId(), Map.of("name", "Deutsch"));
         created(HttpMethod.POST, "/v2.0/projects/" + p + "/snippets", Map.of("label", "greeting2", "type", "custom", "script", "n"));
+    }
+
+    @Test
+    void givenIntentsAndTokensThatSwappedNamesSinceTheSnapshot_whenRestored_thenEachGetsItsNameBackUnderItsOwnId()
+            throws Exception {
+        // given: a snapshot, then the two intents swap names, and so do the two tokens
+        Built built = buildProject("Swapped names");
+        String p = built.projectId();
+        String snapshotId = snapshot(p);
+        String intents = "/v2.0/flows/" + built.flowId() + "/intents/";
+        created(HttpMethod.PATCH, intents + built.parentIntentId(), Map.of("name", "Swap"));
+        created(HttpMethod.PATCH, intents + built.childIntentId(), Map.of("name", "Order"));
+        created(HttpMethod.PATCH, intents + built.parentIntentId(), Map.of("name", "Order pizza"));
+        List<Map<String, Object>> tokens = jdbc.queryForList("SELECT token_id, label FROM cmd_token_lookup "
+                + "WHERE project_id = ? ORDER BY label", p);
+        String farewell = (String) tokens.get(0).get("token_id");
+        String greeting = (String) tokens.get(1).get("token_id");
+        created(HttpMethod.PATCH, "/v2.0/projects/" + p + "/snippets/" + farewell, Map.of("label", "swap"));
+        created(HttpMethod.PATCH, "/v2.0/projects/" + p + "/snippets/" + greeting, Map.of("label", "farewell"));
+        created(HttpMethod.PATCH, "/v2.0/projects/" + p + "/snippets/" + farewell, Map.of("label", "greeting"));
+        // when
+        restore(snapshotId, p);
+        // then
+        assertSameContent(snapshot(p), snapshotId);
+        assertThat(jdbc.queryForObject("SELECT name FROM cmd_intent_lookup WHERE intent_id = ?", String.class,
+                built.parentIntentId())).isEqualTo("Order");
+        assertThat(jdbc.queryForObject("SELECT name FROM cmd_intent_lookup WHERE intent_id = ?", String.class,
+                built.childIntentId())).isEqualTo("Order pizza");
+        assertThat(jdbc.queryForObject("SELECT label FROM cmd_token_lookup WHERE token_id = ?", String.class, farewell))
+                .isEqualTo("farewell");
+        assertThat(jdbc.queryForObject("SELECT label FROM cmd_token_lookup WHERE token_id = ?", String.class, greeting))
+                .isEqualTo("greeting");
     }
 
     @Test

@@ -142,8 +142,11 @@ class SnapshotTaskFlowApiTest extends SnapshotWorkSupport {
         assertThat(tokenLabels(p)).containsExactlyInAnyOrder("greeting", "farewell");
         assertThat(jdbc.queryForList("SELECT function_id FROM cmd_snapshot_function WHERE project_id = ?",
                 String.class, p)).hasSize(2);
+        // what the project still had keeps its _id (the flow, the renamed intent); what was added since is gone
         assertThat(jdbc.queryForList("SELECT flow_id FROM cmd_flow_lookup WHERE project_id = ?", String.class, p))
-                .hasSize(2).doesNotContain(built.flowId());
+                .hasSize(2).contains(built.flowId());
+        assertThat(jdbc.queryForObject("SELECT name FROM cmd_intent_lookup WHERE intent_id = ?", String.class,
+                built.parentIntentId())).isEqualTo("Order");
         assertThat(jdbc.queryForList("SELECT locale_id FROM cmd_locale_lookup WHERE project_id = ?", String.class, p))
                 .containsExactlyInAnyOrder(built.primaryLocaleId(), built.germanId());
     }
