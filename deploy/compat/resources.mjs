@@ -458,6 +458,31 @@ try {
     return null;
   });
 
+  /** An intent of its own with one sentence in the primary locale, for the localization steps. */
+  const localizable = async (name) => {
+    const made = await client.batchIntents({ flowId: flow._id, operations: [{ op: "create", value: { name } }] });
+    const id = made.created[0];
+    await client.batchIntentSentences({ flowId: flow._id, intentId: id, operations: [
+      { op: "create", value: { text: `Localize ${name}`, slots: [], localeReference: primaryLocaleId } }] });
+    return id;
+  };
+  const inLocale = (id, locale) => client.indexSentences({ flowId: flow._id, intentId: id, preferredLocaleId: locale }, readOpts())
+    .then((p) => p.items.filter((x) => x.localeReference === locale).map((x) => x.text));
+
+  await step("addIntentLocalization / removeIntentLocalization (sentences copied into a locale, then removed)", async () => {
+    const id = await localizable(`Localized intent ${stamp}`);
+    const res = await client.addIntentLocalization({ flowId: flow._id, intentId: id, localeId: germanLocaleId,
+      inheritFromLocaleId: primaryLocaleId });
+    expectStatus(200);
+    check(res && typeof res === "object" && !res.translationError, `unexpected ${short(res)}`);
+    await atOnce(() => inLocale(id, germanLocaleId), (t) => t.length === 1 && t[0].startsWith("Localize"), "the German copy");
+    await client.removeIntentLocalization({ flowId: flow._id, intentId: id, localeId: germanLocaleId });
+    expectStatus(200);
+    await atOnce(() => inLocale(id, germanLocaleId), (t) => t.length === 0, "no German sentence left");
+    await client.batchIntents({ flowId: flow._id, operations: [{ op: "delete", id }] });
+    return null;
+  });
+
   // ------------------------------------------------------------ intent list parameters
   await step("indexIntents", async () => {
     const { page, note } = await listUntil(() => client.indexIntents({ flowId: flow._id }, readOpts()),
@@ -611,6 +636,17 @@ try {
     await atOnce(() => client.readIntent({ flowId: flow._id, intentId: child._id }, readOpts()),
       (c) => c && !c.parentIntentId, "child promoted to root");
     return notes(note, null);
+  });
+
+  await step("addFlowLocalization / removeFlowLocalization (every intent of the flow at once)", async () => {
+    const id = await localizable(`Localized flow ${stamp}`);
+    await client.addFlowLocalization({ flowId: flow._id, localeId: germanLocaleId, inheritFromLocaleId: primaryLocaleId });
+    expectStatus(200);
+    await atOnce(() => inLocale(id, germanLocaleId), (t) => t.length === 1, "German copies of the flow's sentences");
+    await client.removeFlowLocalization({ flowId: flow._id, localeId: germanLocaleId });
+    expectStatus(200);
+    await atOnce(() => inLocale(id, germanLocaleId), (t) => t.length === 0, "no German sentence left");
+    return null;
   });
 
   await step("deleteFlow", async () => {

@@ -9,6 +9,7 @@ import ai.convo.contract.common.BatchOperations;
 import ai.convo.contract.common.BatchResult;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.flow.FlowId;
+import ai.convo.contract.intent.AddIntentLocalizationCommand;
 import ai.convo.contract.intent.BatchSentencesCommand;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.CreateIntentCommand;
@@ -22,6 +23,7 @@ import ai.convo.contract.intent.IntentDeletedEvent;
 import ai.convo.contract.intent.IntentPatch;
 import ai.convo.contract.intent.IntentRecord;
 import ai.convo.contract.intent.IntentUpdatedEvent;
+import ai.convo.contract.intent.RemoveIntentLocalizationCommand;
 import ai.convo.contract.intent.SentenceCreatedEvent;
 import ai.convo.contract.intent.SentenceDeletedEvent;
 import ai.convo.contract.intent.SentenceOperation;
@@ -192,6 +194,53 @@ public class IntentAggregate {
                 case DELETE -> deleteSentence(o.sentenceId().value(), command.actor(), command.at());
             }
         });
+    }
+
+    /** Copies the sentences of inheritFromLocaleId the intent lacks in localeId; answers how many were added. */
+    @CommandHandler
+    public Integer handle(AddIntentLocalizationCommand command, IntentDirectory directory) {
+        visibleTo(command.flowId(), command.actor(), directory);
+        String localeId = command.localeId().value();
+        requireLocaleOfThisProject(directory, "localeId", localeId);
+        if (command.inheritFromLocaleId() == null) {
+            return 0;
+        }
+        String from = command.inheritFromLocaleId().value();
+        requireLocaleOfThisProject(directory, "inheritFromLocaleId", from);
+        if (from.equals(localeId)) {
+            throw DomainException.invalid("inheritFromLocaleId", "inheritFromLocaleId must be another locale than "
+                    + "localeId (" + localeId + ").");
+        }
+        java.util.Set<String> present = new java.util.HashSet<>();
+        List<SentenceRecord> inherited = new ArrayList<>();
+        for (SentenceRecord sentence : sentences.values()) {
+            if (sentence.localeReference().equals(localeId)) {
+                present.add(sentence.text());
+            } else if (sentence.localeReference().equals(from)) {
+                inherited.add(sentence);
+            }
+        }
+        int added = 0;
+        for (SentenceRecord sentence : inherited) {
+            if (present.add(sentence.text())) {
+                createSentence(ai.convo.contract.common.Ids.newId(), sentence.text(), localeId, directory,
+                        command.actor(), command.at());
+                added++;
+            }
+        }
+        return added;
+    }
+
+    /** Deletes the intent's sentences of the locale; answers how many there were. */
+    @CommandHandler
+    public Integer handle(RemoveIntentLocalizationCommand command, IntentDirectory directory) {
+        visibleTo(command.flowId(), command.actor(), directory);
+        String localeId = command.localeId().value();
+        requireLocaleOfThisProject(directory, "localeId", localeId);
+        List<String> ofLocale = sentences.values().stream().filter(s -> s.localeReference().equals(localeId))
+                .map(SentenceRecord::id).toList();
+        ofLocale.forEach(id -> deleteSentence(id, command.actor(), command.at()));
+        return ofLocale.size();
     }
 
     private SentenceRecord createSentence(String sentenceId, String text, String localeId, IntentDirectory directory,

@@ -1,12 +1,15 @@
 package ai.convo.command.intent;
 
+import ai.convo.command.flow.FlowLookup;
 import ai.convo.command.web.BatchBody;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
 import ai.convo.contract.common.BatchOperations;
 import ai.convo.contract.common.BatchResult;
+import ai.convo.contract.common.DomainException;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.FlowId;
+import ai.convo.contract.intent.AddIntentLocalizationCommand;
 import ai.convo.contract.intent.BatchSentencesCommand;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.CreateIntentCommand;
@@ -18,6 +21,7 @@ import ai.convo.contract.intent.IntentContent;
 import ai.convo.contract.intent.IntentId;
 import ai.convo.contract.intent.IntentPatch;
 import ai.convo.contract.intent.IntentRecord;
+import ai.convo.contract.intent.RemoveIntentLocalizationCommand;
 import ai.convo.contract.intent.SentenceId;
 import ai.convo.contract.intent.SentenceOperation;
 import ai.convo.contract.intent.SentenceRecord;
@@ -178,6 +182,99 @@ public class IntentController {
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("batch", BatchBody.wire(batch.result(ids))), null,
                         sent.position()));
+    }
+
+    /**
+     * The official client's addIntentLocalization: copies the intent's sentences of {@code inheritFromLocaleId} into
+     * {@code localeId} (those it lacks there). Translating them on the way needs a translation provider this server
+     * does not have: {@code intentTranslationSettings} answers 501. Answers {} like the client's type.
+     */
+    @PostMapping("/v2.0/flows/{flowId}/intents/{intentId}/addlocalization")
+    public Mono<ResponseEntity<byte[]>> addLocalization(ServerWebExchange exchange,
+                                                        @AuthenticationPrincipal ApiPrincipal caller,
+                                                        @PathVariable String flowId, @PathVariable String intentId,
+                                                        @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        Ids.require("intentId", intentId);
+        AddIntentLocalizationCommand command = addLocalization(exchange, raw, flowId, intentId, caller);
+        return commands.send(command, intentId).map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                new Representation.Single("localization", Map.of()), null, sent.position()));
+    }
+
+    /** The official client's removeIntentLocalization: deletes the intent's sentences of {@code localeId}. */
+    @PostMapping("/v2.0/flows/{flowId}/intents/{intentId}/removelocalization")
+    public Mono<ResponseEntity<byte[]>> removeLocalization(ServerWebExchange exchange,
+                                                           @AuthenticationPrincipal ApiPrincipal caller,
+                                                           @PathVariable String flowId, @PathVariable String intentId,
+                                                           @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        Ids.require("intentId", intentId);
+        LocaleId localeId = removedLocale(exchange, raw);
+        return commands.send(new RemoveIntentLocalizationCommand(IntentId.of(intentId), FlowId.of(flowId),
+                        caller.actor(), localeId, Clock.nowSeconds()), intentId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("localization", Map.of()), null, sent.position()));
+    }
+
+    /**
+     * The official client's addFlowLocalization and removeFlowLocalization. A flow's localized content here is its
+     * intents' example sentences, so they localize every intent of the flow, in one transaction.
+     */
+    @PostMapping({"/v2.0/flows/{flowId}/addlocalization", "/v2.0/flows/{flowId}/removelocalization"})
+    public Mono<ResponseEntity<byte[]>> flowLocalization(ServerWebExchange exchange,
+                                                         @AuthenticationPrincipal ApiPrincipal caller,
+                                                         @PathVariable String flowId,
+                                                         @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("flowId", flowId);
+        boolean add = exchange.getRequest().getPath().value().endsWith("/addlocalization");
+        Object template = add ? addLocalization(exchange, raw, flowId, flowId, caller) : removedLocale(exchange, raw);
+        return commands.blocking(() -> {
+                    FlowLookup.Flow flow = lookup.requireVisibleFlow(flowId, caller.actor());
+                    LocaleId locale = template instanceof AddIntentLocalizationCommand a ? a.localeId() : (LocaleId) template;
+                    if (!lookup.projectOfLocale(locale.value()).map(flow.projectId()::equals).orElse(false)) {
+                        throw DomainException.invalid("localeId", "localeId " + locale.value()
+                                + " is not a locale of this flow's project.");
+                    }
+                    return lookup.intentsOf(flowId);
+                })
+                .flatMap(intents -> {
+                    List<Object> each = intents.stream().<Object>map(id -> template instanceof AddIntentLocalizationCommand a
+                            ? new AddIntentLocalizationCommand(IntentId.of(id), FlowId.of(flowId), a.actor(), a.localeId(),
+                                    a.inheritFromLocaleId(), a.at())
+                            : new RemoveIntentLocalizationCommand(IntentId.of(id), FlowId.of(flowId), caller.actor(),
+                                    (LocaleId) template, Clock.nowSeconds())).toList();
+                    return commands.sendTogether(each, intents.stream().map(id -> "intent " + id).toList(), intents);
+                })
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("localization", Map.of()), null, sent.position()));
+    }
+
+    private static AddIntentLocalizationCommand addLocalization(ServerWebExchange exchange, byte[] raw, String flowId,
+                                                                String intentId, ApiPrincipal caller) {
+        JsonBody body = JsonBody.parse(exchange, raw, true)
+                .allowOnly(Set.of("localeId", "inheritFromLocaleId", "intentTranslationSettings"));
+        String localeId = body.requiredId("localeId");
+        String from = body.optionalId("inheritFromLocaleId");
+        body.validate();
+        if (body.has("intentTranslationSettings") && !body.isNull("intentTranslationSettings")) {
+            throw new ApiProblem(HttpStatus.NOT_IMPLEMENTED, "Translating sentences needs a translation provider, "
+                    + "which this server does not have; add the localization without intentTranslationSettings "
+                    + "(the sentences are copied untranslated).",
+                    Map.of("intentTranslationSettings", "translation is not available"));
+        }
+        return new AddIntentLocalizationCommand(IntentId.of(intentId), FlowId.of(flowId), caller.actor(),
+                LocaleId.of(localeId), from == null ? null : LocaleId.of(from), Clock.nowSeconds());
+    }
+
+    private static LocaleId removedLocale(ServerWebExchange exchange, byte[] raw) {
+        // the client's type for removeFlowLocalization repeats flowId in the body
+        JsonBody body = JsonBody.parse(exchange, raw, true).allowOnly(Set.of("localeId", "flowId"));
+        String localeId = body.requiredId("localeId");
+        body.validate();
+        return LocaleId.of(localeId);
     }
 
     /** A create as POST .../intents reads it. */

@@ -88,6 +88,12 @@ public class IntentLookup implements IntentDirectory {
     // ---- for the web layer and the flow lock
 
     /** The direct children of an intent. */
+    /** The intents of a flow, by id. */
+    public List<String> intentsOf(String flowId) {
+        return jdbc.queryForList("SELECT intent_id FROM cmd_intent_lookup WHERE flow_id = ? ORDER BY intent_id",
+                String.class, flowId);
+    }
+
     public List<String> childrenOf(String intentId) {
         return jdbc.queryForList("SELECT intent_id FROM cmd_intent_lookup WHERE parent_intent_id = ? ORDER BY intent_id",
                 String.class, intentId);

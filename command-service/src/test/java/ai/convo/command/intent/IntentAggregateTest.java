@@ -10,6 +10,7 @@ import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.identity.Role;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.CreateIntentCommand;
+import ai.convo.contract.intent.AddIntentLocalizationCommand;
 import ai.convo.contract.intent.BatchSentencesCommand;
 import ai.convo.contract.intent.CreateSentenceCommand;
 import ai.convo.contract.intent.DeleteIntentCommand;
@@ -23,6 +24,7 @@ import ai.convo.contract.intent.IntentId;
 import ai.convo.contract.intent.IntentPatch;
 import ai.convo.contract.intent.IntentRecord;
 import ai.convo.contract.intent.IntentUpdatedEvent;
+import ai.convo.contract.intent.RemoveIntentLocalizationCommand;
 import ai.convo.contract.intent.SentenceCreatedEvent;
 import ai.convo.contract.intent.SentenceDeletedEvent;
 import ai.convo.contract.intent.SentenceId;
@@ -887,6 +889,81 @@ class IntentAggregateTest {
                     .when(batch(new SentenceOperation(Op.CREATE, SentenceId.of(S3), "x", LocaleId.of(FOREIGN_LOCALE))))
                     // then
                     .expectException(domainError(DomainException.Kind.INVALID, "operations[0] (create): "))
+                    .expectNoEvents();
+        }
+    }
+
+    @Nested
+    @DisplayName("AddIntentLocalizationCommand and RemoveIntentLocalizationCommand")
+    class Localizations {
+
+        /** A sentence created in the locale with the text, under a new id. */
+        static Matcher<Object> createdIn(String locale, String text) {
+            return new org.hamcrest.TypeSafeMatcher<>() {
+                @Override
+                protected boolean matchesSafely(Object item) {
+                    return item instanceof SentenceCreatedEvent e && e.localeId().equals(locale) && e.text().equals(text)
+                            && e.intentId().equals(INTENT);
+                }
+
+                @Override
+                public void describeTo(org.hamcrest.Description description) {
+                    description.appendText("a sentence '" + text + "' created in " + locale);
+                }
+            };
+        }
+
+        AddIntentLocalizationCommand add(String locale, String from) {
+            return new AddIntentLocalizationCommand(IntentId.of(INTENT), FlowId.of(FLOW), SAME_ORG_EDITOR,
+                    LocaleId.of(locale), from == null ? null : LocaleId.of(from), T1);
+        }
+
+        @Test
+        void givenSentencesInTwoLocales_whenLocalizedFromOneIntoTheOther_thenOnlyTheMissingTextsAreCopied() {
+            // given: "Pizza" in both, "Pasta" only in DE
+            fixture.given(created(), sentenceCreated(S1, DE, "Pizza"), sentenceCreated(S2, DE, "Pasta"),
+                            sentenceCreated("500000000000000000000003", EN, "Pizza"))
+                    // when
+                    .when(add(EN, DE))
+                    // then
+                    .expectEventsMatching(org.axonframework.test.matchers.Matchers.payloadsMatching(
+                            org.axonframework.test.matchers.Matchers.exactSequenceOf(createdIn(EN, "Pasta"),
+                                    org.axonframework.test.matchers.Matchers.andNoMore())))
+                    .expectResultMessagePayload(1);
+        }
+
+        @Test
+        void givenNoLocaleToInheritFrom_whenLocalized_thenNothingToCopy() {
+            fixture.given(created(), sentenceCreated(S1, DE, "Pizza"))
+                    .when(add(EN, null))
+                    .expectNoEvents()
+                    .expectResultMessagePayload(0);
+        }
+
+        @Test
+        void givenALocaleOfAnotherProjectOrTheSameLocaleTwice_whenLocalized_thenInvalid() {
+            fixture.given(created()).when(add(FOREIGN_LOCALE, DE))
+                    .expectException(domainError(DomainException.Kind.INVALID, "localeId")).expectNoEvents();
+            fixture.given(created()).when(add(DE, DE))
+                    .expectException(domainError(DomainException.Kind.INVALID, "must be another locale"))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void givenSentencesInTwoLocales_whenOneLocalizationIsRemoved_thenItsSentencesAreDeleted() {
+            fixture.given(created(), sentenceCreated(S1, DE, "Pizza"), sentenceCreated(S2, EN, "Pizza"))
+                    .when(new RemoveIntentLocalizationCommand(IntentId.of(INTENT), FlowId.of(FLOW), SAME_ORG_EDITOR,
+                            LocaleId.of(DE), T1))
+                    .expectEvents(new SentenceDeletedEvent(S1, INTENT, FLOW, PROJECT, ORG, DE, EDITOR, T1))
+                    .expectResultMessagePayload(1);
+        }
+
+        @Test
+        void givenAStranger_whenLocalizing_thenNotFound() {
+            fixture.given(created())
+                    .when(new RemoveIntentLocalizationCommand(IntentId.of(INTENT), FlowId.of(FLOW), STRANGER,
+                            LocaleId.of(DE), T1))
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT))
                     .expectNoEvents();
         }
     }
