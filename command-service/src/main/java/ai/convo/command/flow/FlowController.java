@@ -20,11 +20,8 @@ import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
-import ai.convo.http.media.Renderer;
 import ai.convo.http.media.Representation;
-import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,24 +129,13 @@ public class FlowController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         String projectId = Ids.require("projectId", exchange.getRequest().getQueryParams().getFirst("projectId"));
         BatchBody batch = BatchBody.parse(JsonBody.parse(exchange, raw, true), PATCH_FIELDS, BATCH_SKIPPED);
-        List<Object> operations = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
-        for (BatchBody.Operation o : batch.operations()) {
-            try {
-                JsonBody value = JsonBody.parse(exchange, Renderer.JSON.writeValueAsBytes(o.value()), false);
-                Object command = switch (o.op()) {
-                    case CREATE -> createCommand(value, projectId, caller);
-                    case UPDATE -> updateCommand(value, o.id(), ProjectId.of(projectId), caller);
-                    case DELETE -> new DeleteFlowCommand(FlowId.of(o.id()), caller.actor(), Clock.nowSeconds(),
-                            ProjectId.of(projectId));
-                };
-                operations.add(command);
-                ids.add(command instanceof CreateFlowCommand create ? create.flowId().value() : o.id());
-            } catch (ApiProblem problem) {
-                problem.details().forEach((field, text) -> batch.problem(o, field, String.valueOf(text)));
-            }
-        }
-        batch.validate();
+        List<Object> operations = batch.read((o, value) -> switch (o.op()) {
+            case CREATE -> createCommand(JsonBody.parse(exchange, value, false), projectId, caller);
+            case UPDATE -> updateCommand(JsonBody.parse(exchange, value, false), o.id(), ProjectId.of(projectId), caller);
+            case DELETE -> new DeleteFlowCommand(FlowId.of(o.id()), caller.actor(), Clock.nowSeconds(),
+                    ProjectId.of(projectId));
+        });
+        List<String> ids = batch.ids(operations, command -> ((CreateFlowCommand) command).flowId().value());
         return commands.sendTogether(operations, batch.labels(), ids)
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("batch", BatchBody.wire(batch.result(ids))), null, sent.position()));

@@ -32,7 +32,6 @@ import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
-import ai.convo.http.media.Renderer;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.problem.LearningSentences;
@@ -145,32 +144,19 @@ public class IntentController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
         BatchBody batch = BatchBody.parse(JsonBody.parse(exchange, raw, true), PATCH_FIELDS, BATCH_SKIPPED);
-        List<Object> operations = new ArrayList<>();
-        for (BatchBody.Operation o : batch.operations()) {
-            try {
-                byte[] value = Renderer.JSON.writeValueAsBytes(o.value());
-                operations.add(switch (o.op()) {
-                    case CREATE -> {
-                        if (o.value().containsKey("localeId")) {
-                            throw ApiProblem.badRequest("localeId", Map.of("localeId",
-                                    "is for an update (the locale its answer shows); a create takes none"));
-                        }
-                        yield createCommand(exchange, value, flowId, caller);
-                    }
-                    case UPDATE -> updateCommand(exchange, value, flowId, o.id(), caller);
-                    case DELETE -> new DeleteIntentCommand(IntentId.of(o.id()), FlowId.of(flowId), caller.actor(),
-                            Clock.nowSeconds());
-                });
-            } catch (ApiProblem problem) {
-                problem.details().forEach((field, text) -> batch.problem(o, field, String.valueOf(text)));
+        List<Object> operations = batch.read((o, value) -> switch (o.op()) {
+            case CREATE -> {
+                if (o.value().containsKey("localeId")) {
+                    throw ApiProblem.badRequest("localeId", Map.of("localeId",
+                            "is for an update (the locale its answer shows); a create takes none"));
+                }
+                yield createCommand(exchange, value, flowId, caller);
             }
-        }
-        batch.validate();
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < operations.size(); i++) {
-            ids.add(operations.get(i) instanceof CreateIntentCommand create ? create.intentId().value()
-                    : batch.operations().get(i).id());
-        }
+            case UPDATE -> updateCommand(exchange, value, flowId, o.id(), caller);
+            case DELETE -> new DeleteIntentCommand(IntentId.of(o.id()), FlowId.of(flowId), caller.actor(),
+                    Clock.nowSeconds());
+        });
+        List<String> ids = batch.ids(operations, command -> ((CreateIntentCommand) command).intentId().value());
         return commands.blocking(() -> {
                     // deleting an intent also changes its children (they become root intents)
                     List<String> touched = new ArrayList<>(ids);

@@ -22,11 +22,8 @@ import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
-import ai.convo.http.media.Renderer;
 import ai.convo.http.media.Representation;
-import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -99,21 +96,12 @@ public class StateController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
         BatchBody batch = BatchBody.parse(JsonBody.parse(exchange, raw, true), CREATE_FIELDS, BATCH_SKIPPED);
-        List<StateOperation> operations = new ArrayList<>();
-        for (BatchBody.Operation o : batch.operations()) {
-            try {
-                byte[] value = Renderer.JSON.writeValueAsBytes(o.value());
-                operations.add(switch (o.op()) {
-                    case CREATE -> StateOperation.create(createCommand(exchange, value, flowId, caller));
-                    case UPDATE -> StateOperation.update(updateCommand(exchange, value, flowId, o.id(), caller));
-                    case DELETE -> StateOperation.delete(new DeleteStateCommand(FlowId.of(flowId), StateId.of(o.id()),
-                            caller.actor(), Clock.nowSeconds()));
-                });
-            } catch (ApiProblem problem) {
-                problem.details().forEach((field, text) -> batch.problem(o, field, String.valueOf(text)));
-            }
-        }
-        batch.validate();
+        List<StateOperation> operations = batch.read((o, value) -> switch (o.op()) {
+            case CREATE -> StateOperation.create(createCommand(exchange, value, flowId, caller));
+            case UPDATE -> StateOperation.update(updateCommand(exchange, value, flowId, o.id(), caller));
+            case DELETE -> StateOperation.delete(new DeleteStateCommand(FlowId.of(flowId), StateId.of(o.id()),
+                    caller.actor(), Clock.nowSeconds()));
+        });
         return commands.<BatchResult>send(new BatchStatesCommand(FlowId.of(flowId), caller.actor(), operations), flowId)
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("batch", BatchBody.wire(sent.result())), null, sent.position()));

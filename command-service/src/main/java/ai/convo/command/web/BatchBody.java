@@ -4,6 +4,7 @@ import ai.convo.contract.common.BatchOperations.Op;
 import ai.convo.contract.common.BatchResult;
 import ai.convo.contract.common.Ids;
 import ai.convo.http.body.JsonBody;
+import ai.convo.http.media.Renderer;
 import ai.convo.http.problem.ApiProblem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -117,6 +118,33 @@ public final class BatchBody {
 
     public List<Operation> operations() {
         return operations;
+    }
+
+    /**
+     * Reads every operation as its own request would be read: {@code read} gets the operation and its value as that
+     * request's JSON body, and throws the 400 that request would get; its problems are named under the operation's
+     * path. Then throws one 400 for the whole batch if anything was wrong; answers what {@code read} made, in order.
+     */
+    public <T> List<T> read(java.util.function.BiFunction<Operation, byte[], T> read) {
+        List<T> made = new ArrayList<>();
+        for (Operation operation : operations) {
+            try {
+                made.add(read.apply(operation, Renderer.JSON.writeValueAsBytes(operation.value())));
+            } catch (ApiProblem problem) {
+                problem.details().forEach((field, text) -> problem(operation, field, String.valueOf(text)));
+            }
+        }
+        validate();
+        return made;
+    }
+
+    /** The id each operation names: a create's as {@code createdId} finds it in what was made for it. */
+    public <T> List<String> ids(List<T> made, java.util.function.Function<T, String> createdId) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < operations.size(); i++) {
+            ids.add(operations.get(i).op() == Op.CREATE ? createdId.apply(made.get(i)) : operations.get(i).id());
+        }
+        return ids;
     }
 
     /** Records a problem of a value's field. */
