@@ -85,6 +85,18 @@ public class GatewayApplication {
         return mapping.preflightFilter();
     }
 
+    /** The services' limit (ai.convo.http.HttpConfiguration.MAX_BODY_BYTES), enforced before a body is forwarded. */
+    @Bean
+    BodySizeLimit bodySizeLimit() {
+        return new BodySizeLimit(2L * 1024 * 1024);
+    }
+
+    /** Netty's own refusals (URI or headers too long, not HTTP) answered with a problem body too. */
+    @Bean
+    org.springframework.boot.reactor.netty.NettyServerCustomizer decodeFailureProblems() {
+        return DecodeFailureProblems.customizer();
+    }
+
     @Bean
     ProblemErrorHandler problemErrorHandler() {
         return new ProblemErrorHandler();

@@ -48,7 +48,8 @@ class ProblemErrorHandler implements WebExceptionHandler, Ordered {
         LOG.warn(status.value() + " for " + exchange.getRequest().getMethod() + " " + path + " (traceId " + traceId
                 + "): " + error);
 
-        String reason = status.getReasonPhrase();
+        // the specification's phrase; Spring 7 calls 413 "Content Too Large"
+        String reason = status.value() == 413 ? "Payload Too Large" : status.getReasonPhrase();
         String body = "{\"type\":" + json(reason)
                 + ",\"title\":" + json(reason + " Error")
                 + ",\"status\":" + status.value()
@@ -91,6 +92,9 @@ class ProblemErrorHandler implements WebExceptionHandler, Ordered {
     }
 
     private static String detailFor(HttpStatus status) {
+        if (status.value() == 413) {
+            return "The request body is larger than the server accepts (2 MiB).";
+        }
         return switch (status) {
             case SERVICE_UNAVAILABLE -> "The backend service is not reachable right now; please retry shortly.";
             case GATEWAY_TIMEOUT -> "The backend service did not answer in time.";
@@ -99,13 +103,13 @@ class ProblemErrorHandler implements WebExceptionHandler, Ordered {
         };
     }
 
-    private static String newTraceId() {
+    static String newTraceId() {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         return HexFormat.of().formatHex(bytes);
     }
 
-    private static String json(String text) {
+    static String json(String text) {
         StringBuilder out = new StringBuilder("\"");
         for (char c : text.toCharArray()) {
             switch (c) {

@@ -1,0 +1,96 @@
+package ai.convo.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** A body over the services' 2 MiB limit gets the 413 problem body from the gateway, not a 502 from a cut connection. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class GatewayBodyLimitTest {
+
+    static final Backend COMMAND = backend("command");
+    static final Backend QUERY = backend("query");
+    static final int MIB = 1024 * 1024;
+
+    @Value("${local.server.port}")
+    int port;
+
+    @DynamicPropertySource
+    static void backends(DynamicPropertyRegistry registry) {
+        registry.add("app.gateway.command-uri", COMMAND::uri);
+        registry.add("app.gateway.query-uri", QUERY::uri);
+    }
+
+    @AfterAll
+    static void stop() {
+        COMMAND.close();
+        QUERY.close();
+    }
+
+    private static Backend backend(String name) {
+        try {
+            return new Backend(name, Duration.ZERO);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private HttpRequest.Builder post(HttpRequest.BodyPublisher body) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/new/v2.0/projects"))
+                .header("Content-Type", "application/json").POST(body);
+    }
+
+    private static void assertTooLarge(HttpResponse<String> response) {
+        assertEquals(413, response.statusCode(), response.body());
+        assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("*", response.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
+        assertTrue(response.body().startsWith("{\"type\":\"Payload Too Large\",\"title\":\"Payload Too Large Error\","
+                + "\"status\":413,"), response.body());
+        assertTrue(response.body().contains("2 MiB"), response.body());
+        assertFalse(response.body().contains("Exception"), response.body());
+    }
+
+    @Test
+    void givenADeclaredLengthOverTheLimit_whenPosted_then413AndNothingReachesTheService() throws Exception {
+        // given
+        int before = COMMAND.count.get();
+        // when
+        HttpResponse<String> response = GatewayRoutingTest.send(post(HttpRequest.BodyPublishers.ofByteArray(
+                new byte[20 * MIB])));
+        // then
+        assertTooLarge(response);
+        assertEquals(before, COMMAND.count.get());
+    }
+
+    @Test
+    void givenAChunkedBodyOverTheLimit_whenPosted_then413() throws Exception {
+        // given: no Content-Length, so the gateway counts while it streams
+        HttpRequest.BodyPublisher chunked = HttpRequest.BodyPublishers.ofInputStream(
+                () -> new ByteArrayInputStream(new byte[3 * MIB]));
+        // when / then
+        assertTooLarge(GatewayRoutingTest.send(post(chunked)));
+    }
+
+    @Test
+    void givenABodyUnderTheLimit_whenPosted_thenItIsForwarded() throws Exception {
+        // given
+        String body = "{\"name\":\"" + "x".repeat(MIB) + "\"}";
+        // when
+        HttpResponse<String> response = GatewayRoutingTest.send(post(HttpRequest.BodyPublishers.ofString(body)));
+        // then
+        assertEquals(200, response.statusCode());
+        assertEquals(body.length(), COMMAND.last.get().body().length());
+    }
+}
