@@ -40,6 +40,7 @@ class DeleteSnapshotWork implements TaskWork {
         context.totalSteps(1);
         DecidingAgain.run(() -> write.executeWithoutResult(status -> {
             jdbc.update("DELETE FROM cmd_snapshot_content WHERE snapshot_id = ?", snapshotId.value());
+            jdbc.update("DELETE FROM cmd_snapshot_package WHERE snapshot_id = ?", snapshotId.value());
             commands.sendAndWait(new DeleteSnapshotCommand(new SnapshotRegistryId(context.projectId()), snapshotId,
                     Clock.nowSeconds()));
         }));

@@ -1,10 +1,11 @@
 package ai.convo.command.snapshot;
 
-import ai.convo.command.web.DecidingAgain;
 import ai.convo.command.task.TaskSubmitter;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
+import ai.convo.command.web.DecidingAgain;
 import ai.convo.contract.common.Actor;
+import ai.convo.contract.common.DomainException;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.project.ProjectId;
 import ai.convo.contract.snapshot.RequestSnapshotCommand;
@@ -27,12 +28,15 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -50,6 +54,8 @@ public class SnapshotController {
 
     private static final Set<String> CREATE_FIELDS = Set.of("projectId", "name", "description");
     private static final Set<String> RESTORE_FIELDS = Set.of("projectId");
+    // the client's upload sends fileName too when the caller gives one
+    private static final Set<String> UPLOAD_FIELDS = Set.of("projectId", "file", "fileName");
 
     private final Commands commands;
     private final CommandGateway gateway;
@@ -57,8 +63,14 @@ public class SnapshotController {
     private final ObjectProvider<TaskSubmitter> submitter;
     private final TransactionTemplate transaction;
 
+    private final SnapshotPackages packages;
+    private final JdbcTemplate jdbc;
+
     public SnapshotController(Commands commands, CommandGateway gateway, SnapshotLookup snapshots,
-                              ObjectProvider<TaskSubmitter> submitter, PlatformTransactionManager transactions) {
+                              ObjectProvider<TaskSubmitter> submitter, PlatformTransactionManager transactions,
+                              SnapshotPackages packages, JdbcTemplate jdbc) {
+        this.packages = packages;
+        this.jdbc = jdbc;
         this.commands = commands;
         this.gateway = gateway;
         this.snapshots = snapshots;
@@ -118,6 +130,125 @@ public class SnapshotController {
                                 Clock.nowSeconds())));
     }
 
+    /** The official client's packageSnapshot: a Task that builds the snapshot's package for download links. */
+    @PostMapping("/v2.0/snapshots/{snapshotId}/package")
+    public Mono<ResponseEntity<byte[]>> packageSnapshot(ServerWebExchange exchange,
+                                                        @AuthenticationPrincipal ApiPrincipal caller,
+                                                        @PathVariable String snapshotId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("snapshotId", snapshotId);
+        Actor actor = caller.actor();
+        return commands.blocking(() -> snapshots.requireVisible(snapshotId, actor))
+                .flatMap(found -> submit(exchange, media, ProjectId.of(found.projectId()), TaskId.generate(),
+                        PackageSnapshotWork.TYPE, parameters("snapshotId", snapshotId), actor, null));
+    }
+
+    /**
+     * The official client's composeSnapshotDownloadLink: a link to the snapshot's package that works for the caller
+     * only (with the caller's own credentials), for one day. The snapshot must be packaged first (409 otherwise).
+     */
+    @PostMapping("/v2.0/snapshots/{snapshotId}/downloadlink")
+    public Mono<ResponseEntity<byte[]>> downloadLink(ServerWebExchange exchange,
+                                                     @AuthenticationPrincipal ApiPrincipal caller,
+                                                     @PathVariable String snapshotId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("snapshotId", snapshotId);
+        Actor actor = caller.actor();
+        return commands.blocking(() -> {
+            snapshots.requireVisible(snapshotId, actor);
+            if (jdbc.queryForList("SELECT 1 FROM cmd_snapshot_package WHERE snapshot_id = ?", Integer.class,
+                    snapshotId).isEmpty()) {
+                throw DomainException.conflict("Snapshot " + snapshotId + " is not packaged yet: run packageSnapshot "
+                        + "(POST .../package) and wait for its task first.");
+            }
+            return packages.linkToken(snapshotId, caller.userId(), Clock.nowSeconds());
+        }).map(token -> {
+            java.net.URI uri = exchange.getRequest().getURI();
+            String path = exchange.getRequest().getPath().value();
+            String link = uri.getScheme() + "://" + uri.getRawAuthority() + path.substring(0, path.indexOf("/v2.0/"))
+                    + "/v2.0/snapshots/" + snapshotId + "/download?token=" + token;
+            return ApiResponses.ok(exchange, media, new Representation.Single("downloadLink",
+                    Map.of("downloadLink", link)));
+        });
+    }
+
+    /** A download link: the package, to the user it was made for, until it expires (403 otherwise). */
+    @GetMapping("/v2.0/snapshots/{snapshotId}/download")
+    public Mono<ResponseEntity<byte[]>> download(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
+                                                 @PathVariable String snapshotId) {
+        Ids.require("snapshotId", snapshotId);
+        String token = exchange.getRequest().getQueryParams().getFirst("token");
+        return commands.blocking(() -> {
+            snapshots.requireVisible(snapshotId, caller.actor());
+            packages.checkLink(token, snapshotId, caller.userId(), Clock.nowSeconds());
+            java.util.List<byte[]> found = jdbc.queryForList("SELECT package FROM cmd_snapshot_package "
+                    + "WHERE snapshot_id = ?", byte[].class, snapshotId);
+            if (found.isEmpty()) {
+                throw DomainException.notFound("Snapshot " + snapshotId + " has no package.");
+            }
+            return found.get(0);
+        }).map(bytes -> ResponseEntity.ok()
+                .contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .header("Content-Disposition", "attachment; filename=\"snapshot-" + snapshotId + ".json\"")
+                .body(bytes));
+    }
+
+    /**
+     * The official client's uploadSnapshotPackage (multipart: {@code projectId} and the package as {@code file}): a
+     * package of this server, unchanged, becomes a new snapshot of the project (any project of the caller's
+     * organisation) through an uploadSnapshotPackage Task. A changed or foreign file is a 400 at once.
+     */
+    @PostMapping(value = "/v2.0/snapshots/upload")
+    public Mono<ResponseEntity<byte[]>> upload(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        org.springframework.http.MediaType type = exchange.getRequest().getHeaders().getContentType();
+        if (type == null || !type.isCompatibleWith(org.springframework.http.MediaType.MULTIPART_FORM_DATA)) {
+            return Mono.error(new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Upload the package as "
+                    + "multipart/form-data with the fields projectId and file.", Map.of()));
+        }
+        return exchange.getMultipartData().flatMap(parts -> {
+            org.springframework.http.codec.multipart.Part project = parts.getFirst("projectId");
+            org.springframework.http.codec.multipart.Part file = parts.getFirst("file");
+            Map<String, Object> problems = new LinkedHashMap<>();
+            parts.keySet().stream().filter(name -> !UPLOAD_FIELDS.contains(name))
+                    .forEach(name -> problems.put(name, "unknown field; allowed: file, fileName, projectId"));
+            if (project == null) {
+                problems.put("projectId", "is required: the project the package becomes a snapshot of");
+            }
+            if (file == null) {
+                problems.put("file", "is required: the package, as downloaded");
+            }
+            if (!problems.isEmpty()) {
+                StringBuilder detail = new StringBuilder("The upload is invalid: ");
+                problems.forEach((name, problem) -> detail.append(name).append(' ').append(problem).append("; "));
+                return Mono.error(ApiProblem.badRequest(detail.substring(0, detail.length() - 2) + ".", problems));
+            }
+            return DataBufferUtils.join(project.content(), 100).zipWith(DataBufferUtils.join(file.content(),
+                    ai.convo.http.HttpConfiguration.MAX_BODY_BYTES));
+        }).flatMap(both -> {
+            String projectId = both.getT1().toString(java.nio.charset.StandardCharsets.UTF_8).trim();
+            DataBufferUtils.release(both.getT1());
+            byte[] bytes = new byte[both.getT2().readableByteCount()];
+            both.getT2().read(bytes);
+            DataBufferUtils.release(both.getT2());
+            Ids.require("projectId", projectId);
+            return commands.blocking(() -> packages.open(bytes)).flatMap(unpacked -> {
+                Actor actor = caller.actor();
+                SnapshotId snapshotId = SnapshotId.generate();
+                TaskId taskId = TaskId.generate();
+                return submit(exchange, media, ProjectId.of(projectId), taskId, UploadSnapshotPackageWork.TYPE,
+                        parameters("snapshotId", snapshotId.value(), "projectId", projectId, "name", unpacked.name()),
+                        actor, () -> {
+                            jdbc.update("INSERT INTO cmd_snapshot_upload (task_id, name, description, content) "
+                                    + "VALUES (?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING", taskId.value(),
+                                    unpacked.name(), unpacked.description(), unpacked.content());
+                            return new RequestSnapshotCommand(SnapshotRegistryId.of(projectId), snapshotId, taskId,
+                                    unpacked.name(), unpacked.description(), actor, Clock.nowSeconds());
+                        });
+            });
+        });
+    }
+
     private Mono<ResponseEntity<byte[]>> submit(ServerWebExchange exchange, ApiMedia media, ProjectId projectId,
                                                 TaskId taskId, String type, Map<String, Object> parameters,
                                                 Actor actor, Supplier<Object> command) {
@@ -127,7 +258,9 @@ public class SnapshotController {
                     + "at the moment; retry later.", Map.of()));
         }
         return commands.blocking(() -> DecidingAgain.run(() -> transaction.execute(status -> {
-                    gateway.sendAndWait(command.get());
+                    if (command != null) {
+                        gateway.sendAndWait(command.get());
+                    }
                     return tasks.submit(taskId, type, projectId, parameters, actor);
                 })))
                 .map(submitted -> ApiResponses.respond(exchange, HttpStatus.ACCEPTED, media,

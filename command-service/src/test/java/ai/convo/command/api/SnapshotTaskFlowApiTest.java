@@ -13,6 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
+import org.springframework.http.client.MultipartBodyBuilder;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.BodyInserters;
 
 /**
  * Snapshots end to end through the real task machinery: the routes submit with the real TaskSubmissions, the real
@@ -65,9 +68,13 @@ class SnapshotTaskFlowApiTest extends SnapshotWorkSupport {
     }
 
     /** POSTs, expects 202 with the Task record and its Location; answers the record. */
-    @SuppressWarnings("unchecked")
     private Map<String, Object> accepted(String uri, Map<String, Object> body) {
-        var result = http.post().uri(uri).header("X-API-Key", ADMIN_KEY).contentType(MediaType.APPLICATION_JSON)
+        return accepted(ADMIN_KEY, uri, body);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> accepted(String key, String uri, Map<String, Object> body) {
+        var result = http.post().uri(uri).header("X-API-Key", key).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(body).exchange()
                 .expectStatus().isAccepted()
                 .expectBody(Map.class).returnResult();
@@ -77,9 +84,13 @@ class SnapshotTaskFlowApiTest extends SnapshotWorkSupport {
     }
 
     /** POST /v2.0/snapshots, runs to done through the runner; answers the snapshot id. */
-    @SuppressWarnings("unchecked")
     private String snapshotThroughRunner(String projectId, String name) {
-        Map<String, Object> task = accepted("/v2.0/snapshots", Map.of("projectId", projectId, "name", name));
+        return snapshotThroughRunner(ADMIN_KEY, projectId, name);
+    }
+
+    @SuppressWarnings("unchecked")
+    private String snapshotThroughRunner(String key, String projectId, String name) {
+        Map<String, Object> task = accepted(key, "/v2.0/snapshots", Map.of("projectId", projectId, "name", name));
         assertThat(task).containsEntry("type", "createSnapshot").containsEntry("status", "queued");
         awaitDone((String) task.get("_id"));
         return (String) ((Map<String, Object>) task.get("parameters")).get("snapshotId");
@@ -211,5 +222,109 @@ class SnapshotTaskFlowApiTest extends SnapshotWorkSupport {
         Integer count = jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE ?::int = ANY(pg_blocking_pids(pid))",
                 Integer.class, holderPid);
         return count == null ? 0 : count;
+    }
+
+    // ---- moving a bot: packages, download links, uploads
+
+    private WebTestClient.ResponseSpec upload(String key, String projectId, byte[] file) {
+        MultipartBodyBuilder parts = new MultipartBodyBuilder();
+        parts.part("projectId", projectId);
+        parts.part("file", new org.springframework.core.io.ByteArrayResource(file) {
+            @Override
+            public String getFilename() {
+                return "snapshot.json";
+            }
+        });
+        return http.post().uri("/v2.0/snapshots/upload").header("X-API-Key", key)
+                .contentType(MediaType.MULTIPART_FORM_DATA).body(BodyInserters.fromMultipartData(parts.build()))
+                .exchange();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void givenASnapshot_whenPackagedDownloadedAndUploadedIntoAnotherOrganisation_thenRestoredThereItHasTheSameHash() {
+        // given: a snapshot of a project with every kind of resource
+        Built built = buildProject("Moving bot");
+        String snapshotId = snapshotThroughRunner(built.projectId(), "To move");
+        String snapshots = "/v2.0/snapshots/" + snapshotId;
+        http.post().uri(snapshots + "/downloadlink").header("X-API-Key", ADMIN_KEY).exchange()
+                .expectStatus().isEqualTo(409);
+        // when: packaged, a link composed, the package downloaded
+        Map<String, Object> packaging = accepted(snapshots + "/package", Map.of());
+        assertThat(packaging).containsEntry("type", "packageSnapshot");
+        awaitDone((String) packaging.get("_id"));
+        Map<String, Object> link = http.post().uri(snapshots + "/downloadlink").header("X-API-Key", ADMIN_KEY).exchange()
+                .expectStatus().isOk().expectBody(Map.class).returnResult().getResponseBody();
+        String url = (String) link.get("downloadLink");
+        assertThat(url).contains("/new/v2.0/snapshots/" + snapshotId + "/download?token=");
+        String path = url.substring(url.indexOf("/v2.0/"));
+        byte[] downloaded = http.get().uri(path).header("X-API-Key", ADMIN_KEY).exchange()
+                .expectStatus().isOk()
+                .expectHeader().valueMatches("Content-Disposition", "attachment; filename=.*")
+                .expectBody(byte[].class).returnResult().getResponseBody();
+        // and: uploaded into another organisation's project and restored there
+        String otherKey = otherOrganisationKey("mover-" + java.util.UUID.randomUUID() + "@example.com");
+        String target = (String) createProject(otherKey, "Arrived", "en-US").get("_id");
+        Map<String, Object> uploading = upload(otherKey, target, downloaded).expectStatus().isAccepted()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        assertThat(uploading).containsEntry("type", "uploadSnapshotPackage");
+        awaitDone((String) uploading.get("_id"));
+        String uploaded = (String) ((Map<String, Object>) uploading.get("parameters")).get("snapshotId");
+        awaitDone((String) accepted(otherKey, "/v2.0/snapshots/" + uploaded + "/restore", Map.of("projectId", target))
+                .get("_id"));
+        // then: the uploaded snapshot is the original one, and so is the project restored from it
+        assertThat(hashOf(uploaded)).isEqualTo(hashOf(snapshotId));
+        assertThat(hashOf(snapshotThroughRunner(otherKey, target, "After the move"))).isEqualTo(hashOf(snapshotId));
+    }
+
+    @Test
+    void givenADownloadLink_whenUsedByAnotherUserWithoutItOrChanged_then403And404ForAnotherOrganisation() {
+        // given
+        Built built = buildProject("Private link");
+        String snapshotId = snapshotThroughRunner(built.projectId(), "Linked");
+        awaitDone((String) accepted("/v2.0/snapshots/" + snapshotId + "/package", Map.of()).get("_id"));
+        @SuppressWarnings("unchecked")
+        String url = (String) http.post().uri("/v2.0/snapshots/" + snapshotId + "/downloadlink")
+                .header("X-API-Key", ADMIN_KEY).exchange().expectStatus().isOk().expectBody(Map.class).returnResult()
+                .getResponseBody().get("downloadLink");
+        String path = url.substring(url.indexOf("/v2.0/"));
+        String colleague = (String) http.post().uri("/v2.0/users/me/apikeys")
+                .header("Authorization", basic(ADMIN_EMAIL, ADMIN_PASSWORD)).exchange().expectStatus().isCreated()
+                .expectBody(Map.class).returnResult().getResponseBody().get("key");
+        String stranger = otherOrganisationKey("link-" + java.util.UUID.randomUUID() + "@example.com");
+        // when / then: the same user with another key of theirs may use it; another organisation sees no snapshot
+        http.get().uri(path).header("X-API-Key", colleague).exchange().expectStatus().isOk();
+        http.get().uri(path).header("X-API-Key", stranger).exchange().expectStatus().isNotFound();
+        http.get().uri(path.substring(0, path.indexOf("?"))).header("X-API-Key", ADMIN_KEY).exchange()
+                .expectStatus().isForbidden();
+        http.get().uri(path.replace("download?token=" + snapshotId, "download?token=" + built.flowId()))
+                .header("X-API-Key", ADMIN_KEY).exchange().expectStatus().isForbidden();
+        http.get().uri(path.substring(0, path.length() - 1) + (path.endsWith("0") ? "1" : "0"))
+                .header("X-API-Key", ADMIN_KEY).exchange().expectStatus().isForbidden();
+        http.get().uri(path).exchange().expectStatus().isUnauthorized();
+    }
+
+    @Test
+    void givenAChangedOrForeignFile_whenUploaded_then400AndNothingIsStored() throws Exception {
+        // given: a real package, changed by hand
+        Built built = buildProject("Tampered");
+        String snapshotId = snapshotThroughRunner(built.projectId(), "Original");
+        awaitDone((String) accepted("/v2.0/snapshots/" + snapshotId + "/package", Map.of()).get("_id"));
+        byte[] original = jdbc.queryForObject("SELECT package FROM cmd_snapshot_package WHERE snapshot_id = ?",
+                byte[].class, snapshotId);
+        byte[] changed = new String(original, java.nio.charset.StandardCharsets.UTF_8)
+                .replace("\"description\":\"\"", "\"description\":\"mine now\"")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(changed).isNotEqualTo(original);
+        long before = eventCount();
+        // when / then
+        upload(ADMIN_KEY, built.projectId(), changed).expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("changed after it was made"));
+        upload(ADMIN_KEY, built.projectId(), "{\"not\":\"a package\"}".getBytes())
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("not a snapshot package"));
+        http.post().uri("/v2.0/snapshots/upload").header("X-API-Key", ADMIN_KEY).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of()).exchange().expectStatus().isEqualTo(415);
+        assertThat(eventCount()).isEqualTo(before);
     }
 }

@@ -58,6 +58,12 @@ public class GatewayApplication {
         int otherQueries = Math.max(1, backends.queryUri().size() - 1);
         int otherCommands = Math.max(1, backends.commandUri().size() - 1);
         return builder.routes()
+                // a snapshot package is the write side's (the package a packageSnapshot task built): its download
+                // link is a GET answered by the command service
+                .route("downloads", r -> r.order(-1)
+                        .method(HttpMethod.GET, HttpMethod.HEAD).and().path("/new/v2.0/snapshots/*/download")
+                        .filters(f -> f.preserveHostHeader())
+                        .uri(Upstreams.SCHEME + "://command"))
                 .route("reads", r -> r.order(0)
                         .method(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS)
                         .filters(f -> f.preserveHostHeader().retry(retry -> retry.setRetries(otherQueries)

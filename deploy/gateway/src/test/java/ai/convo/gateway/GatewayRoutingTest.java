@@ -67,6 +67,17 @@ class GatewayRoutingTest {
     }
 
     @Test
+    void aSnapshotPackageDownloadGoesToTheCommandServiceAndOtherSnapshotReadsToTheQueryService() throws Exception {
+        HttpResponse<String> download = send(HttpRequest.newBuilder(
+                url("/new/v2.0/snapshots/0123456789abcdef01234567/download?token=t")).GET());
+        assertEquals("command", download.headers().firstValue("X-Backend").orElseThrow());
+        assertEquals("command GET /new/v2.0/snapshots/0123456789abcdef01234567/download?token=t ", download.body());
+
+        HttpResponse<String> read = send(HttpRequest.newBuilder(url("/new/v2.0/snapshots/0123456789abcdef01234567")).GET());
+        assertEquals("query", read.headers().firstValue("X-Backend").orElseThrow());
+    }
+
+    @Test
     void headAndPreflightGoToTheQueryService() throws Exception {
         HttpResponse<String> head = send(HttpRequest.newBuilder(url("/new/health"))
                 .method("HEAD", HttpRequest.BodyPublishers.noBody()));
