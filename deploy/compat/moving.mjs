@@ -1,6 +1,7 @@
 // Compatibility check: moving a bot between organisations through the UNMODIFIED official client:
 // createSnapshot -> packageSnapshot -> composeSnapshotDownloadLink -> download -> uploadSnapshotPackage (into a
-// project of a second organisation) -> restoreSnapshot there -> a new snapshot has the same content hash.
+// project of a second organisation; indexResourcesInSnapshot lists what it holds) -> restoreSnapshot there -> a new
+// snapshot has the same content hash.
 // Same output and environment as the other scripts (harness.mjs); API_KEY must be a system administrator's (the
 // bootstrap key), because the script creates the second organisation.
 
@@ -85,6 +86,14 @@ try {
     uploaded = (await done(other, task)).parameters.snapshotId;
     const read = await other.readSnapshot({ snapshotId: uploaded });
     check(read.hash === hash && read.name === "To move", `uploaded snapshot ${short(read)}`);
+    // indexResourcesInSnapshot: the flow the package holds, with the _id it had where the snapshot was taken
+    const [mine, theirs] = await Promise.all([
+      client.indexResourcesInSnapshot({ snapshotId: snapshot, resourceType: "flow" }),
+      other.indexResourcesInSnapshot({ snapshotId: uploaded, resourceType: "flow" }),
+    ]);
+    check(mine.items?.length === 1 && mine.items[0].name === "Main", `source's flows ${short(mine)}`);
+    check(JSON.stringify(theirs.items) === JSON.stringify(mine.items.map((i) => ({ ...i, createdAt: theirs.items[0]?.createdAt,
+      createdBy: theirs.items[0]?.createdBy }))), `uploaded snapshot's flows ${short(theirs)} vs ${short(mine)}`);
     await done(other, await other.restoreSnapshot({ snapshotId: uploaded, projectId: target._id }));
   });
 

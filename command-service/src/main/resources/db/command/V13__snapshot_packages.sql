@@ -12,6 +12,7 @@ CREATE TABLE cmd_snapshot_upload (
     task_id     VARCHAR(24) PRIMARY KEY,
     name        TEXT        NOT NULL,
     description TEXT        NOT NULL,
+    resources   TEXT        NOT NULL,
     content     BYTEA       NOT NULL
 );
 

@@ -57,8 +57,9 @@ class CreateSnapshotWork implements TaskWork {
         context.totalSteps(3);
         try {
             long capturedAt = Clock.nowSeconds();
-            SnapshotContent content = consistentRead.execute(status ->
-                    ProjectCapture.toContent(capture.capture(context.projectId().value())));
+            ProjectCapture.Captured captured = consistentRead.execute(status ->
+                    capture.capture(context.projectId().value()));
+            SnapshotContent content = ProjectCapture.toContent(captured);
             context.stepDone(1);
             byte[] bytes = SnapshotCodec.encode(content);
             String hash = SnapshotCodec.hash(bytes);
@@ -70,7 +71,8 @@ class CreateSnapshotWork implements TaskWork {
             DecidingAgain.run(() -> write.executeWithoutResult(status -> {
                 jdbc.update("INSERT INTO cmd_snapshot_content (snapshot_id, hash, content) VALUES (?, ?, ?) "
                         + "ON CONFLICT (snapshot_id) DO NOTHING", snapshotId.value(), hash, bytes);
-                commands.sendAndWait(new CompleteSnapshotCommand(registry, snapshotId, hash, counts, capturedAt));
+                commands.sendAndWait(new CompleteSnapshotCommand(registry, snapshotId, hash, counts, capturedAt,
+                        ProjectCapture.resources(captured)));
             }));
         } catch (TaskCancelledException cancelled) {
             abandon(registry, snapshotId, "cancelled");

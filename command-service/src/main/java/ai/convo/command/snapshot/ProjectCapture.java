@@ -216,6 +216,19 @@ class ProjectCapture {
         // other events (deletions of unlisted aggregates, a project rename) hold nothing a snapshot keeps
     }
 
+    /** What the captured project holds, for indexResourcesInSnapshot: its locales, flows and their states. */
+    static List<ai.convo.contract.snapshot.SnapshotResource> resources(Captured c) {
+        List<ai.convo.contract.snapshot.SnapshotResource> all = new ArrayList<>();
+        c.locales.values().forEach(l -> all.add(new ai.convo.contract.snapshot.SnapshotResource("locale", l.id,
+                l.referenceId, l.name)));
+        for (Flow flow : c.flows.values()) {
+            all.add(new ai.convo.contract.snapshot.SnapshotResource("flow", flow.id, flow.referenceId, flow.name));
+            flow.states.forEach((stateId, state) -> all.add(new ai.convo.contract.snapshot.SnapshotResource(
+                    "flowState", stateId, state.referenceId(), state.name())));
+        }
+        return all;
+    }
+
     /** The captured project as canonical content: ids replaced by referenceIds, everything sorted. */
     static SnapshotContent toContent(Captured c) {
         Map<String, String> localeRefs = new HashMap<>();

@@ -239,9 +239,9 @@ public class SnapshotController {
                 return submit(exchange, media, ProjectId.of(projectId), taskId, UploadSnapshotPackageWork.TYPE,
                         parameters("snapshotId", snapshotId.value(), "projectId", projectId, "name", unpacked.name()),
                         actor, () -> {
-                            jdbc.update("INSERT INTO cmd_snapshot_upload (task_id, name, description, content) "
-                                    + "VALUES (?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING", taskId.value(),
-                                    unpacked.name(), unpacked.description(), unpacked.content());
+                            jdbc.update("INSERT INTO cmd_snapshot_upload (task_id, name, description, resources, "
+                                    + "content) VALUES (?, ?, ?, ?, ?) ON CONFLICT (task_id) DO NOTHING", taskId.value(),
+                                    unpacked.name(), unpacked.description(), unpacked.resources(), unpacked.content());
                             return new RequestSnapshotCommand(SnapshotRegistryId.of(projectId), snapshotId, taskId,
                                     unpacked.name(), unpacked.description(), actor, Clock.nowSeconds());
                         });

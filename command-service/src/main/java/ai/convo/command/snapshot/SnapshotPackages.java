@@ -1,6 +1,7 @@
 package ai.convo.command.snapshot;
 
 import ai.convo.contract.common.DomainException;
+import ai.convo.contract.snapshot.SnapshotResource;
 import ai.convo.http.problem.ApiProblem;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -35,7 +36,12 @@ public class SnapshotPackages {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** An uploaded package, checked. */
-    record Unpacked(String name, String description, byte[] content, String hash) {
+    record Unpacked(String name, String description, byte[] content, String hash, String resources) {
+
+        /** The resources the package lists (see SnapshotResource). */
+        List<SnapshotResource> resourceList() {
+            return JSON.readValue(resources, new tools.jackson.core.type.TypeReference<List<SnapshotResource>>() { });
+        }
     }
 
     private final JdbcTemplate jdbc;
@@ -61,13 +67,18 @@ public class SnapshotPackages {
         JsonNode request = requested.isEmpty() ? JSON.createObjectNode() : JSON.readTree(requested.get(0));
         String name = request.path("name").asString("snapshot " + snapshotId);
         String description = request.path("description").isString() ? request.path("description").asString() : "";
+        List<String> listed = jdbc.queryForList("SELECT convert_from(payload, 'UTF8') FROM domain_event_entry "
+                + "WHERE payload_type = 'ai.convo.contract.snapshot.SnapshotResourcesListedEvent' "
+                + "AND convert_from(payload, 'UTF8')::jsonb ->> 'snapshotId' = ?", String.class, snapshotId);
+        String resources = listed.isEmpty() ? "[]" : JSON.writeValueAsString(JSON.readTree(listed.get(0)).path("resources"));
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("format", FORMAT);
         document.put("name", name);
         document.put("description", description);
         document.put("hash", hash);
+        document.put("resources", resources);
         document.put("content", Base64.getEncoder().encodeToString(content));
-        document.put("mac", mac("packages", signed(name, description, hash, content)));
+        document.put("mac", mac("packages", signed(name, description, hash, resources, content)));
         return JSON.writeValueAsBytes(document);
     }
 
@@ -82,7 +93,7 @@ public class SnapshotPackages {
         if (document == null || !document.isObject() || !FORMAT.equals(document.path("format").asString(""))) {
             throw refused("The file is not a snapshot package of this server (format " + FORMAT + ").");
         }
-        for (String field : List.of("name", "description", "hash", "content", "mac")) {
+        for (String field : List.of("name", "description", "hash", "resources", "content", "mac")) {
             if (!document.path(field).isString()) {
                 throw refused("The package has no " + field + "; it is not a complete package of this server.");
             }
@@ -90,6 +101,7 @@ public class SnapshotPackages {
         String name = document.get("name").asString();
         String description = document.get("description").asString();
         String hash = document.get("hash").asString();
+        String resources = document.get("resources").asString();
         byte[] content;
         try {
             content = Base64.getDecoder().decode(document.get("content").asString());
@@ -97,20 +109,22 @@ public class SnapshotPackages {
             throw refused("The package's content is not base64; the package was changed after it was made.");
         }
         if (!SnapshotCodec.hash(content).equals(hash) || !MessageDigest.isEqual(
-                mac("packages", signed(name, description, hash, content)).getBytes(StandardCharsets.US_ASCII),
+                mac("packages", signed(name, description, hash, resources, content)).getBytes(StandardCharsets.US_ASCII),
                 document.get("mac").asString().getBytes(StandardCharsets.US_ASCII))) {
             throw refused("The package was changed after it was made, or made by another deployment: its signature "
                     + "does not match its content. Upload the package as it was downloaded.");
         }
+        Unpacked unpacked = new Unpacked(name, description, content, hash, resources);
         try {
             SnapshotCodec.decode(content);
+            unpacked.resourceList();
         } catch (RuntimeException e) {
             throw refused("The package's content is not a snapshot this server can read.");
         }
         if (name.isBlank() || name.length() > ai.convo.contract.snapshot.SnapshotLimits.MAX_NAME_LENGTH) {
             throw refused("The package's snapshot name is not one this server accepts.");
         }
-        return new Unpacked(name, description, content, hash);
+        return unpacked;
     }
 
     /** A download link token: the snapshot, the user, the expiry, signed. */
@@ -144,8 +158,9 @@ public class SnapshotPackages {
         }
     }
 
-    private static byte[] signed(String name, String description, String hash, byte[] content) {
-        byte[] head = (FORMAT + "\n" + name + "\n" + description + "\n" + hash + "\n").getBytes(StandardCharsets.UTF_8);
+    private static byte[] signed(String name, String description, String hash, String resources, byte[] content) {
+        byte[] head = (FORMAT + "\n" + name + "\n" + description + "\n" + hash + "\n" + resources + "\n")
+                .getBytes(StandardCharsets.UTF_8);
         byte[] all = new byte[head.length + content.length];
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(content, 0, all, head.length, content.length);

@@ -13,6 +13,7 @@ import ai.convo.contract.snapshot.RequestSnapshotDeletionCommand;
 import ai.convo.contract.snapshot.RequestSnapshotRestoreCommand;
 import ai.convo.contract.snapshot.SnapshotAbandonedEvent;
 import ai.convo.contract.snapshot.SnapshotCreatedEvent;
+import ai.convo.contract.snapshot.SnapshotResourcesListedEvent;
 import ai.convo.contract.snapshot.SnapshotDeletedEvent;
 import ai.convo.contract.snapshot.SnapshotDeletionRequestedEvent;
 import ai.convo.contract.snapshot.SnapshotLimits;
@@ -92,6 +93,9 @@ public class SnapshotRegistryAggregate {
         }
         apply(new SnapshotCreatedEvent(id, projectId, organisationId, entry.name(), entry.description(),
                 command.hash(), command.counts(), entry.createdBy(), command.at()));
+        if (command.resources() != null && !command.resources().isEmpty()) {
+            apply(new SnapshotResourcesListedEvent(id, projectId, organisationId, command.resources(), command.at()));
+        }
     }
 
     @CommandHandler

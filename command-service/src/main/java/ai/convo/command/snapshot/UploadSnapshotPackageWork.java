@@ -11,6 +11,7 @@ import ai.convo.contract.snapshot.CompleteSnapshotCommand;
 import ai.convo.contract.snapshot.SnapshotCounts;
 import ai.convo.contract.snapshot.SnapshotId;
 import ai.convo.contract.snapshot.SnapshotRegistryId;
+import ai.convo.contract.snapshot.SnapshotResource;
 import java.util.List;
 import java.util.Map;
 import org.axonframework.commandhandling.gateway.CommandGateway;
@@ -28,6 +29,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 class UploadSnapshotPackageWork implements TaskWork {
 
     static final String TYPE = "uploadSnapshotPackage";
+    private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
+            .build();
 
     private final JdbcTemplate jdbc;
     private final CommandGateway commands;
@@ -50,7 +53,7 @@ class UploadSnapshotPackageWork implements TaskWork {
         SnapshotRegistryId registry = new SnapshotRegistryId(context.projectId());
         context.totalSteps(1);
         try {
-            List<Map<String, Object>> staged = jdbc.queryForList("SELECT content FROM cmd_snapshot_upload "
+            List<Map<String, Object>> staged = jdbc.queryForList("SELECT content, resources FROM cmd_snapshot_upload "
                     + "WHERE task_id = ?", context.taskId().value());
             if (staged.isEmpty()) {
                 throw new TaskFailedException("The uploaded package is no longer there; upload it again.");
@@ -61,11 +64,14 @@ class UploadSnapshotPackageWork implements TaskWork {
                     decoded.functions().size(), decoded.flows().size(), decoded.states(), decoded.intents(),
                     decoded.sentences());
             String hash = SnapshotCodec.hash(content);
+            List<SnapshotResource> resources = JSON.readValue((String) staged.get(0).get("resources"),
+                    new tools.jackson.core.type.TypeReference<List<SnapshotResource>>() { });
             DecidingAgain.run(() -> write.executeWithoutResult(status -> {
                 jdbc.update("INSERT INTO cmd_snapshot_content (snapshot_id, hash, content) VALUES (?, ?, ?) "
                         + "ON CONFLICT (snapshot_id) DO NOTHING", snapshotId.value(), hash, content);
                 jdbc.update("DELETE FROM cmd_snapshot_upload WHERE task_id = ?", context.taskId().value());
-                commands.sendAndWait(new CompleteSnapshotCommand(registry, snapshotId, hash, counts, Clock.nowSeconds()));
+                commands.sendAndWait(new CompleteSnapshotCommand(registry, snapshotId, hash, counts, Clock.nowSeconds(),
+                        resources));
             }));
             context.stepDone(1);
         } catch (RuntimeException failed) {

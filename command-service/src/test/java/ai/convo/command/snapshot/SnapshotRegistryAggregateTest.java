@@ -21,6 +21,8 @@ import ai.convo.contract.snapshot.SnapshotDeletedEvent;
 import ai.convo.contract.snapshot.SnapshotDeletionRequestedEvent;
 import ai.convo.contract.snapshot.SnapshotId;
 import ai.convo.contract.snapshot.SnapshotRegistryId;
+import ai.convo.contract.snapshot.SnapshotResource;
+import ai.convo.contract.snapshot.SnapshotResourcesListedEvent;
 import ai.convo.contract.snapshot.SnapshotRequestedEvent;
 import ai.convo.contract.snapshot.SnapshotRestoreRequestedEvent;
 import ai.convo.contract.task.TaskId;
@@ -180,6 +182,15 @@ class SnapshotRegistryAggregateTest {
         fixture.given(requested(SNAP))
                 .when(new CompleteSnapshotCommand(REGISTRY, SnapshotId.of(SNAP), HASH, COUNTS, T1))
                 .expectEvents(createdEvent(SNAP));
+    }
+
+    @Test
+    void givenAPendingSnapshot_whenItIsCompletedWithItsResources_thenCreatedAndTheResourcesListed() {
+        List<SnapshotResource> resources = List.of(new SnapshotResource("flow", "f00000000000000000000001", "ref-f", "Main"),
+                new SnapshotResource("locale", "d00000000000000000000001", "ref-l", "en-US"));
+        fixture.given(requested(SNAP))
+                .when(new CompleteSnapshotCommand(REGISTRY, SnapshotId.of(SNAP), HASH, COUNTS, T1, resources))
+                .expectEvents(createdEvent(SNAP), new SnapshotResourcesListedEvent(SNAP, PROJECT, ORG, resources, T1));
     }
 
     @Test

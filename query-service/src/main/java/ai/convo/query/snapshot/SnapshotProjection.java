@@ -2,6 +2,8 @@ package ai.convo.query.snapshot;
 
 import ai.convo.contract.snapshot.SnapshotCreatedEvent;
 import ai.convo.contract.snapshot.SnapshotDeletedEvent;
+import ai.convo.contract.snapshot.SnapshotResource;
+import ai.convo.contract.snapshot.SnapshotResourcesListedEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import ai.convo.persistence.BatchingJdbcTemplate;
@@ -32,8 +34,21 @@ public class SnapshotProjection {
                 event.createdAt(), event.createdBy());
     }
 
+    /** The snapshot's resources, dated and signed like the snapshot (its row comes first: same aggregate). */
+    @EventHandler
+    public void on(SnapshotResourcesListedEvent event) {
+        for (SnapshotResource resource : event.resources()) {
+            jdbc.write("INSERT INTO snapshot_resource_view (snapshot_id, organisation_id, resource_type, id, reference_id, "
+                            + "name, created_at, created_by) SELECT ?, ?, ?, ?, ?, ?, created_at, created_by "
+                            + "FROM snapshot_view WHERE id = ? ON CONFLICT DO NOTHING", event.snapshotId(),
+                    event.organisationId(), resource.type(), resource.id(), resource.referenceId(), resource.name(),
+                    event.snapshotId());
+        }
+    }
+
     @EventHandler
     public void on(SnapshotDeletedEvent event) {
+        jdbc.write("DELETE FROM snapshot_resource_view WHERE snapshot_id = ?", event.snapshotId());
         jdbc.write("DELETE FROM snapshot_view WHERE id = ?", event.snapshotId());
     }
 }

@@ -9,6 +9,8 @@ import ai.convo.contract.snapshot.SnapshotCounts;
 import ai.convo.contract.snapshot.SnapshotCreatedEvent;
 import ai.convo.contract.snapshot.SnapshotDeletedEvent;
 import ai.convo.contract.snapshot.SnapshotRequestedEvent;
+import ai.convo.contract.snapshot.SnapshotResource;
+import ai.convo.contract.snapshot.SnapshotResourcesListedEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -122,5 +124,38 @@ class SnapshotListTest extends QueryTestBase {
         http.get().uri("/v2.0/snapshots/" + snapshots.get(0)).header("X-API-Key", caller.apiKey())
                 .accept(MediaType.APPLICATION_XML).exchange().expectStatus().isOk()
                 .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_XML);
+    }
+
+    @Test
+    void givenASnapshotWithListedResources_whenItsResourcesAreListedByType_thenThoseOfTheTypeInNameOrder() {
+        // given
+        String snapshot = snapshots.get(0);
+        String flowA = Ids.newId();
+        String flowB = Ids.newId();
+        String state = Ids.newId();
+        position = append("snapshots-" + project.id(), new SnapshotResourcesListedEvent(snapshot, project.id(),
+                caller.organisationId(), List.of(new SnapshotResource("flow", flowB, "ref-b", "Main"),
+                        new SnapshotResource("flow", flowA, "ref-a", "Checkout"),
+                        new SnapshotResource("flowState", state, "ref-s", "Start"),
+                        new SnapshotResource("locale", project.primaryLocaleId(), "ref-l", "en-US")), 2000));
+        // when
+        Map<String, Object> flows = get("/v2.0/snapshots/" + snapshot + "/resources?resourceType=flow&sort=name:asc",
+                caller.apiKey());
+        // then
+        assertThat(ids(flows)).containsExactly(flowA, flowB);
+        assertThat(items(flows).get(0)).containsEntry("referenceId", "ref-a").containsEntry("resourceType", "flow")
+                .containsEntry("name", "Checkout").containsEntry("createdAt", 2000)
+                .containsEntry("createdBy", caller.userId());
+        assertThat(ids(get("/v2.0/snapshots/" + snapshot + "/resources?resourceType=flowState", caller.apiKey())))
+                .containsExactly(state);
+        assertThat(get("/v2.0/snapshots/" + snapshot + "/resources?resourceType=nluconnector", caller.apiKey()))
+                .containsEntry("total", 0);
+        // and the usual refusals
+        http.get().uri("/v2.0/snapshots/" + snapshot + "/resources").header("X-API-Key", caller.apiKey()).exchange()
+                .expectStatus().isBadRequest().expectBody().jsonPath("$.details.resourceType").exists();
+        http.get().uri("/v2.0/snapshots/" + snapshot + "/resources?resourceType=flow")
+                .header("X-API-Key", newOrganisation().apiKey()).exchange().expectStatus().isNotFound();
+        http.get().uri("/v2.0/snapshots/" + Ids.newId() + "/resources?resourceType=flow")
+                .header("X-API-Key", caller.apiKey()).exchange().expectStatus().isNotFound();
     }
 }
