@@ -263,4 +263,20 @@ class BatchApiTest extends FlowApiSupport {
                 .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("Learning sentences"));
         assertThat(eventCount()).isEqualTo(before);
     }
+
+    @Test
+    void givenTheNluOperationsOfTheClient_whenCalled_then501SayingThereIsNoNluAndNothingIsStored() {
+        // given
+        long before = eventCount();
+        String projectId = jdbc.queryForObject("SELECT project_id FROM cmd_flow_lookup WHERE flow_id = ?", String.class,
+                flowId);
+        // when / then
+        for (String path : List.of(sentences() + "/generate?localeId=" + localeId + "&limit=5",
+                "/v2.0/flows/" + flowId + "/intents/train", "/v2.0/projects/" + projectId + "/trainallflows")) {
+            send("POST", path, ADMIN_KEY, null).expectStatus().isEqualTo(501)
+                    .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("NLU service"));
+        }
+        send("POST", "/v2.0/flows/not-an-id/intents/train", ADMIN_KEY, null).expectStatus().isBadRequest();
+        assertThat(eventCount()).isEqualTo(before);
+    }
 }
