@@ -1,17 +1,11 @@
 package ai.convo.command.snapshot;
 
-import ai.convo.command.web.DecidingAgain;
 import ai.convo.command.task.TaskCancelledException;
 import ai.convo.command.task.TaskContext;
 import ai.convo.command.task.TaskWork;
 import ai.convo.command.web.Clock;
-import ai.convo.contract.snapshot.AbandonSnapshotCommand;
-import ai.convo.contract.snapshot.CompleteSnapshotCommand;
-import ai.convo.contract.snapshot.SnapshotCounts;
 import ai.convo.contract.snapshot.SnapshotId;
 import ai.convo.contract.snapshot.SnapshotRegistryId;
-import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -29,20 +23,15 @@ class CreateSnapshotWork implements TaskWork {
     static final String TYPE = "createSnapshot";
 
     private final ProjectCapture capture;
-    private final JdbcTemplate jdbc;
-    private final CommandGateway commands;
+    private final SnapshotCompletion completion;
     private final TransactionTemplate consistentRead;
-    private final TransactionTemplate write;
 
-    CreateSnapshotWork(ProjectCapture capture, JdbcTemplate jdbc, CommandGateway commands,
-                       PlatformTransactionManager transactions) {
+    CreateSnapshotWork(ProjectCapture capture, SnapshotCompletion completion, PlatformTransactionManager transactions) {
         this.capture = capture;
-        this.jdbc = jdbc;
-        this.commands = commands;
+        this.completion = completion;
         this.consistentRead = new TransactionTemplate(transactions);
         consistentRead.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
         consistentRead.setReadOnly(true);
-        this.write = new TransactionTemplate(transactions);
     }
 
     @Override
@@ -62,30 +51,15 @@ class CreateSnapshotWork implements TaskWork {
             SnapshotContent content = ProjectCapture.toContent(captured);
             context.stepDone(1);
             byte[] bytes = SnapshotCodec.encode(content);
-            String hash = SnapshotCodec.hash(bytes);
-            SnapshotCounts counts = new SnapshotCounts(content.locales().size(), content.tokens().size(),
-                    content.functions().size(), content.flows().size(), content.states(), content.intents(),
-                    content.sentences());
             context.stepDone(2);
-            // the project's registry may take another request of it at the same moment (on any replica)
-            DecidingAgain.run(() -> write.executeWithoutResult(status -> {
-                jdbc.update("INSERT INTO cmd_snapshot_content (snapshot_id, hash, content) VALUES (?, ?, ?) "
-                        + "ON CONFLICT (snapshot_id) DO NOTHING", snapshotId.value(), hash, bytes);
-                commands.sendAndWait(new CompleteSnapshotCommand(registry, snapshotId, hash, counts, capturedAt,
-                        ProjectCapture.resources(captured)));
-            }));
+            completion.complete(registry, snapshotId, content, bytes, ProjectCapture.resources(captured), capturedAt,
+                    () -> { });
         } catch (TaskCancelledException cancelled) {
-            abandon(registry, snapshotId, "cancelled");
+            completion.abandon(registry, snapshotId, "cancelled");
             throw cancelled;
         } catch (RuntimeException failed) {
-            abandon(registry, snapshotId, "failed");
+            completion.abandon(registry, snapshotId, "failed");
             throw failed;
         }
-    }
-
-    /** Frees the slot; a snapshot that was completed after all stays (the registry ignores the abandon). */
-    private void abandon(SnapshotRegistryId registry, SnapshotId snapshotId, String reason) {
-        DecidingAgain.run(() -> commands.sendAndWait(new AbandonSnapshotCommand(registry, snapshotId, reason,
-                Clock.nowSeconds())));
     }
 }
