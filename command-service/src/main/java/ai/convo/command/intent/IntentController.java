@@ -183,7 +183,7 @@ public class IntentController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
         Ids.require("intentId", intentId);
-        AddIntentLocalizationCommand command = addLocalization(exchange, raw, flowId, intentId, caller);
+        AddIntentLocalizationCommand command = addedLocale(exchange, raw).command(intentId, flowId, caller);
         return commands.send(command, intentId).map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                 new Representation.Single("localization", Map.of()), null, sent.position()));
     }
@@ -216,10 +216,10 @@ public class IntentController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
         boolean add = exchange.getRequest().getPath().value().endsWith("/addlocalization");
-        Object template = add ? addLocalization(exchange, raw, flowId, flowId, caller) : removedLocale(exchange, raw);
+        AddedLocale added = add ? addedLocale(exchange, raw) : null;
+        LocaleId locale = add ? added.localeId() : removedLocale(exchange, raw);
         return commands.blocking(() -> {
                     FlowLookup.Flow flow = lookup.requireVisibleFlow(flowId, caller.actor());
-                    LocaleId locale = template instanceof AddIntentLocalizationCommand a ? a.localeId() : (LocaleId) template;
                     if (!lookup.projectOfLocale(locale.value()).map(flow.projectId()::equals).orElse(false)) {
                         throw DomainException.invalid("localeId", "localeId " + locale.value()
                                 + " is not a locale of this flow's project.");
@@ -227,19 +227,25 @@ public class IntentController {
                     return lookup.intentsOf(flowId);
                 })
                 .flatMap(intents -> {
-                    List<Object> each = intents.stream().<Object>map(id -> template instanceof AddIntentLocalizationCommand a
-                            ? new AddIntentLocalizationCommand(IntentId.of(id), FlowId.of(flowId), a.actor(), a.localeId(),
-                                    a.inheritFromLocaleId(), a.at())
+                    List<Object> each = intents.stream().<Object>map(id -> add ? added.command(id, flowId, caller)
                             : new RemoveIntentLocalizationCommand(IntentId.of(id), FlowId.of(flowId), caller.actor(),
-                                    (LocaleId) template, Clock.nowSeconds())).toList();
+                                    locale, Clock.nowSeconds())).toList();
                     return commands.sendTogether(each, intents.stream().map(id -> "intent " + id).toList(), intents);
                 })
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("localization", Map.of()), null, sent.position()));
     }
 
-    private static AddIntentLocalizationCommand addLocalization(ServerWebExchange exchange, byte[] raw, String flowId,
-                                                                String intentId, ApiPrincipal caller) {
+    /** An addlocalization body: the locale to add, and the one its sentences are copied from (or none). */
+    private record AddedLocale(LocaleId localeId, LocaleId inheritFrom) {
+
+        AddIntentLocalizationCommand command(String intentId, String flowId, ApiPrincipal caller) {
+            return new AddIntentLocalizationCommand(IntentId.of(intentId), FlowId.of(flowId), caller.actor(), localeId,
+                    inheritFrom, Clock.nowSeconds());
+        }
+    }
+
+    private static AddedLocale addedLocale(ServerWebExchange exchange, byte[] raw) {
         JsonBody body = JsonBody.parse(exchange, raw, true)
                 .allowOnly(Set.of("localeId", "inheritFromLocaleId", "intentTranslationSettings"));
         String localeId = body.requiredId("localeId");
@@ -251,8 +257,7 @@ public class IntentController {
                     + "(the sentences are copied untranslated).",
                     Map.of("intentTranslationSettings", "translation is not available"));
         }
-        return new AddIntentLocalizationCommand(IntentId.of(intentId), FlowId.of(flowId), caller.actor(),
-                LocaleId.of(localeId), from == null ? null : LocaleId.of(from), Clock.nowSeconds());
+        return new AddedLocale(LocaleId.of(localeId), from == null ? null : LocaleId.of(from));
     }
 
     private static LocaleId removedLocale(ServerWebExchange exchange, byte[] raw) {

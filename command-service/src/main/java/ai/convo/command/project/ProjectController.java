@@ -36,7 +36,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 @RestController
 public class ProjectController {
@@ -127,8 +126,7 @@ public class ProjectController {
         JsonBody body = JsonBody.parse(exchange, raw, true).allowOnly(Set.of("name"));
         String name = body.requiredString("name", 1, MAX_NAME);
         body.validate();
-        return Mono.fromCallable(() -> projects.projectNamed(caller.actor().organisationId(), name))
-                .subscribeOn(Schedulers.boundedElastic())
+        return commands.blocking(() -> projects.projectNamed(caller.actor().organisationId(), name))
                 .map(taken -> {
                     if (taken.isPresent()) {
                         throw DomainException.conflict("Project " + taken.get() + " of this organisation is already "

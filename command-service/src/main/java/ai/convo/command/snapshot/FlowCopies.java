@@ -83,8 +83,9 @@ public class FlowCopies {
         project.intents.values().stream().filter(i -> i.flowId.equals(flowId)).forEach(i -> intents.put(i.id, i));
         Map<String, String> newIds = new LinkedHashMap<>();
         intents.keySet().forEach(id -> newIds.put(id, IntentId.generate().value()));
-        List<ProjectCapture.Intent> ordered = new ArrayList<>();
-        intents.values().forEach(i -> parentsFirst(i, intents, ordered));
+        java.util.LinkedHashSet<ProjectCapture.Intent> placed = new java.util.LinkedHashSet<>();
+        intents.values().forEach(i -> parentsFirst(i, intents, placed));
+        List<ProjectCapture.Intent> ordered = new ArrayList<>(placed);
         for (ProjectCapture.Intent intent : ordered) {
             IntentCreatedEvent e = intent.content;
             String parent = e.parentIntentId() == null ? null : newIds.get(e.parentIntentId());
@@ -133,7 +134,7 @@ public class FlowCopies {
     }
 
     private static void parentsFirst(ProjectCapture.Intent intent, Map<String, ProjectCapture.Intent> intents,
-                                     List<ProjectCapture.Intent> ordered) {
+                                     java.util.Set<ProjectCapture.Intent> ordered) {
         if (ordered.contains(intent)) {
             return;
         }
