@@ -35,6 +35,11 @@ final class IntentBody {
         return new IntentBody(body, root);
     }
 
+    /** An intent object of an uploaded file (see IntentFile), read as a request body would be. */
+    static IntentBody of(JsonNode object, Collection<String> allowed) {
+        return new IntentBody(JsonBody.of(object).allowOnly(allowed), object);
+    }
+
     JsonBody scalars() {
         return body;
     }

@@ -447,12 +447,12 @@ public class IntentController {
     // ---- body fields shared by create and update
 
     /** The optional fields of an intent body, null when absent. */
-    private record Fields(String description, List<String> tags, Boolean reject, Boolean disabled, String condition,
+    record Fields(String description, List<String> tags, Boolean reject, Boolean disabled, String condition,
                           List<String> confirmations, String disambiguation, List<String> rules, Map<String, Object> data,
                           ChildFeatures childFeatures, IntentBias bias) {
     }
 
-    private static Fields fields(IntentBody body) {
+    static Fields fields(IntentBody body) {
         JsonBody scalars = body.scalars();
         String description = scalars.optionalString("description", 0, DESCRIPTION_MAX);
         List<String> tags = body.optionalStrings("tags", TAGS_MAX, 1, TAG_MAX);

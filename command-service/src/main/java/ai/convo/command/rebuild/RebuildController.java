@@ -1,7 +1,6 @@
 package ai.convo.command.rebuild;
 
-import ai.convo.command.task.TaskSubmitter;
-import ai.convo.command.web.Commands;
+import ai.convo.command.task.TaskRequests;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.project.ProjectId;
 import ai.convo.contract.rebuild.Projections;
@@ -9,10 +8,7 @@ import ai.convo.contract.task.SystemTasks;
 import ai.convo.contract.task.TaskId;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
-import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
-import ai.convo.http.media.Representation;
-import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -46,12 +40,10 @@ class RebuildController {
         ALLOWED = List.copyOf(allowed);
     }
 
-    private final Commands commands;
-    private final ObjectProvider<TaskSubmitter> submitter;
+    private final TaskRequests tasks;
 
-    RebuildController(Commands commands, ObjectProvider<TaskSubmitter> submitter) {
-        this.commands = commands;
-        this.submitter = submitter;
+    RebuildController(TaskRequests tasks) {
+        this.tasks = tasks;
     }
 
     @PostMapping("/management/v2.0/projections/rebuild")
@@ -66,22 +58,10 @@ class RebuildController {
                 ALLOWED);
         Boolean requireIdentical = body.optionalBoolean("requireIdentical");
         body.validate();
-        TaskSubmitter tasks = submitter.getIfAvailable();
-        if (tasks == null) {
-            return Mono.error(new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "Tasks cannot be run by this service "
-                    + "at the moment; retry later.", Map.of()));
-        }
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("projections", projection.equals("all") ? Projections.NAMES : List.of(projection));
         parameters.put("requireIdentical", Boolean.TRUE.equals(requireIdentical));
-        TaskId taskId = TaskId.generate();
-        return commands.blocking(() -> tasks.submit(taskId, Projections.REBUILD_TASK,
-                        ProjectId.of(SystemTasks.PROJECT_ID), parameters, caller.actor()))
-                .map(submitted -> {
-                    String path = exchange.getRequest().getPath().value();
-                    String location = path.substring(0, path.indexOf("/management/")) + "/v2.0/tasks/" + taskId.value();
-                    return ApiResponses.respond(exchange, HttpStatus.ACCEPTED, media,
-                            new Representation.Single("task", submitted.record()), location, submitted.eventPosition());
-                });
+        return tasks.accept(exchange, media, ProjectId.of(SystemTasks.PROJECT_ID), TaskId.generate(),
+                Projections.REBUILD_TASK, parameters, caller.actor(), null);
     }
 }

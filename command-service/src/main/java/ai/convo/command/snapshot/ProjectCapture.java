@@ -39,7 +39,14 @@ import org.springframework.stereotype.Component;
  * then read from one database snapshot, i.e. exactly the transactions committed before it, one consistent point.
  */
 @Component
-class ProjectCapture {
+public class ProjectCapture {
+
+    /** An intent of a flow as it stands (its fields as a creation would carry them), sentences in creation order. */
+    public record FlowIntent(String id, IntentCreatedEvent content, List<FlowSentence> sentences) {
+    }
+
+    public record FlowSentence(String id, String localeId, String text) {
+    }
 
     /** The project as found, with ids (for a restore's plan) and how each aggregate's stream continues. */
     static final class Captured {
@@ -117,6 +124,21 @@ class ProjectCapture {
     private List<Object> events(java.sql.ResultSet row) throws java.sql.SQLException {
         return storedEvents.payloads(StoredEvents.row(null, row.getString(1), row.getLong(2), null, null,
                 row.getString(3), row.getString(4), row.getBytes(5), null));
+    }
+
+    private static final String FLOW_INTENT_EVENTS = "SELECT aggregate_identifier, sequence_number, payload_type, "
+            + "payload_revision, payload FROM domain_event_entry WHERE aggregate_identifier IN ("
+            + "SELECT intent_id FROM cmd_intent_lookup WHERE flow_id = ?) ORDER BY global_index";
+
+    /** The live intents of a flow, in creation order; call inside a transaction (REPEATABLE READ for one point). */
+    public List<FlowIntent> intentsOf(String flowId) {
+        Captured captured = new Captured();
+        jdbc.query(FLOW_INTENT_EVENTS, row -> {
+            events(row).forEach(event -> fold(captured, event));
+        }, flowId);
+        return captured.intents.values().stream().map(i -> new FlowIntent(i.id, i.content,
+                i.sentences.entrySet().stream().map(s -> new FlowSentence(s.getKey(), s.getValue().localeReference(),
+                        s.getValue().text())).toList())).toList();
     }
 
     /** The project's resources; call inside a transaction (REPEATABLE READ for a consistent point). */

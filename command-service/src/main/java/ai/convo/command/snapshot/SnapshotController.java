@@ -1,9 +1,9 @@
 package ai.convo.command.snapshot;
 
-import ai.convo.command.task.TaskSubmitter;
+import ai.convo.command.task.TaskRequests;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
-import ai.convo.command.web.DecidingAgain;
+import ai.convo.command.web.UploadForm;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.common.Ids;
@@ -26,15 +26,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -55,27 +51,23 @@ public class SnapshotController {
     private static final Set<String> CREATE_FIELDS = Set.of("projectId", "name", "description");
     private static final Set<String> RESTORE_FIELDS = Set.of("projectId");
     // the client's upload sends fileName too when the caller gives one
-    private static final Set<String> UPLOAD_FIELDS = Set.of("projectId", "file", "fileName");
+    private static final Map<String, String> UPLOAD_FIELDS = Map.of(
+            "projectId", "the project the package becomes a snapshot of", "file", "the package, as downloaded");
 
     private final Commands commands;
-    private final CommandGateway gateway;
     private final SnapshotLookup snapshots;
-    private final ObjectProvider<TaskSubmitter> submitter;
-    private final TransactionTemplate transaction;
+    private final TaskRequests tasks;
 
     private final SnapshotPackages packages;
     private final JdbcTemplate jdbc;
 
-    public SnapshotController(Commands commands, CommandGateway gateway, SnapshotLookup snapshots,
-                              ObjectProvider<TaskSubmitter> submitter, PlatformTransactionManager transactions,
+    public SnapshotController(Commands commands, SnapshotLookup snapshots, TaskRequests tasks,
                               SnapshotPackages packages, JdbcTemplate jdbc) {
         this.packages = packages;
         this.jdbc = jdbc;
         this.commands = commands;
-        this.gateway = gateway;
         this.snapshots = snapshots;
-        this.submitter = submitter;
-        this.transaction = new TransactionTemplate(transactions);
+        this.tasks = tasks;
     }
 
     @PostMapping("/v2.0/snapshots")
@@ -201,36 +193,9 @@ public class SnapshotController {
     @PostMapping(value = "/v2.0/snapshots/upload")
     public Mono<ResponseEntity<byte[]>> upload(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
-        org.springframework.http.MediaType type = exchange.getRequest().getHeaders().getContentType();
-        if (type == null || !type.isCompatibleWith(org.springframework.http.MediaType.MULTIPART_FORM_DATA)) {
-            return Mono.error(new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Upload the package as "
-                    + "multipart/form-data with the fields projectId and file.", Map.of()));
-        }
-        return exchange.getMultipartData().flatMap(parts -> {
-            org.springframework.http.codec.multipart.Part project = parts.getFirst("projectId");
-            org.springframework.http.codec.multipart.Part file = parts.getFirst("file");
-            Map<String, Object> problems = new LinkedHashMap<>();
-            parts.keySet().stream().filter(name -> !UPLOAD_FIELDS.contains(name))
-                    .forEach(name -> problems.put(name, "unknown field; allowed: file, fileName, projectId"));
-            if (project == null) {
-                problems.put("projectId", "is required: the project the package becomes a snapshot of");
-            }
-            if (file == null) {
-                problems.put("file", "is required: the package, as downloaded");
-            }
-            if (!problems.isEmpty()) {
-                StringBuilder detail = new StringBuilder("The upload is invalid: ");
-                problems.forEach((name, problem) -> detail.append(name).append(' ').append(problem).append("; "));
-                return Mono.error(ApiProblem.badRequest(detail.substring(0, detail.length() - 2) + ".", problems));
-            }
-            return DataBufferUtils.join(project.content(), 100).zipWith(DataBufferUtils.join(file.content(),
-                    ai.convo.http.HttpConfiguration.MAX_BODY_BYTES));
-        }).flatMap(both -> {
-            String projectId = both.getT1().toString(java.nio.charset.StandardCharsets.UTF_8).trim();
-            DataBufferUtils.release(both.getT1());
-            byte[] bytes = new byte[both.getT2().readableByteCount()];
-            both.getT2().read(bytes);
-            DataBufferUtils.release(both.getT2());
+        return UploadForm.read(exchange, UPLOAD_FIELDS, Set.of("fileName")).flatMap(form -> {
+            String projectId = form.field("projectId");
+            byte[] bytes = form.file();
             Ids.require("projectId", projectId);
             return commands.blocking(() -> packages.open(bytes)).flatMap(unpacked -> {
                 Actor actor = caller.actor();
@@ -252,26 +217,7 @@ public class SnapshotController {
     private Mono<ResponseEntity<byte[]>> submit(ServerWebExchange exchange, ApiMedia media, ProjectId projectId,
                                                 TaskId taskId, String type, Map<String, Object> parameters,
                                                 Actor actor, Supplier<Object> command) {
-        TaskSubmitter tasks = submitter.getIfAvailable();
-        if (tasks == null) {
-            return Mono.error(new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "Tasks cannot be run by this service "
-                    + "at the moment; retry later.", Map.of()));
-        }
-        return commands.blocking(() -> DecidingAgain.run(() -> transaction.execute(status -> {
-                    if (command != null) {
-                        gateway.sendAndWait(command.get());
-                    }
-                    return tasks.submit(taskId, type, projectId, parameters, actor);
-                })))
-                .map(submitted -> ApiResponses.respond(exchange, HttpStatus.ACCEPTED, media,
-                        new Representation.Single("task", submitted.record()),
-                        taskLocation(exchange, submitted.taskId()), submitted.eventPosition()));
-    }
-
-    /** {base path}/v2.0/tasks/{id}: the request path up to its version segment, which carries the base path. */
-    private static String taskLocation(ServerWebExchange exchange, TaskId taskId) {
-        String path = exchange.getRequest().getPath().value();
-        return path.substring(0, path.indexOf("/v2.0/")) + "/v2.0/tasks/" + taskId.value();
+        return tasks.accept(exchange, media, projectId, taskId, type, parameters, actor, command);
     }
 
     private static Map<String, Object> parameters(String... pairs) {

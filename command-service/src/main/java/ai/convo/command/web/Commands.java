@@ -82,30 +82,50 @@ public class Commands {
      */
     public Mono<Sent<List<Object>>> sendTogether(List<?> commands, List<String> labels, Collection<String> aggregateIds) {
         return principalKeys(null).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
-                    // one trace for all of them, as for the commands one command sends: the batch is one audit event
-                    String trace = java.util.UUID.randomUUID().toString();
-                    List<Object> results = DecidingAgain.run(() -> transactions.execute(status -> {
-                        List<Object> each = new ArrayList<>();
-                        for (int i = 0; i < commands.size(); i++) {
-                            try {
-                                each.add(gateway.sendAndWait(GenericCommandMessage.asCommandMessage(commands.get(i))
-                                        .andMetaData(java.util.Map.of("traceId", trace))));
-                            } catch (RuntimeException e) {
-                                // a refusal names the command that was refused; a conflict is decided again
-                                if (translate(e) instanceof DomainException refused) {
-                                    throw new DomainException(refused.kind(), labels.get(i) + ": " + refused.detail()
-                                            + " No operation of the batch was applied.", labeled(refused, i));
-                                }
-                                throw e;
-                            }
-                        }
-                        return each;
-                    }));
-                    // each command woke the processors when its unit of work ended, before this commit made it visible
-                    wakeups.raise();
+                    List<Object> results = together(commands, labels);
                     return new Sent<>(results, positions.latestOf(List.copyOf(aggregateIds)));
                 })))
                 .onErrorMap(Commands::translate);
+    }
+
+    /**
+     * {@link #sendTogether} for work that already runs off the event loop (a Task): blocking, on the calling thread,
+     * the writes recorded under {@code keys} (the user the work runs for). A refusal is a DomainException naming
+     * the refused command's label.
+     */
+    public List<Object> sendTogetherAs(String keys, List<?> commands, List<String> labels) {
+        try {
+            return PrincipalWrites.as(keys, () -> together(commands, labels));
+        } catch (RuntimeException e) {
+            throw translate(e) instanceof RuntimeException translated ? translated : e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<Object> together(List<?> commands, List<String> labels) {
+        // one trace for all of them, as for the commands one command sends: the batch is one audit event
+        String trace = java.util.UUID.randomUUID().toString();
+        List<Object> results = DecidingAgain.run(() -> transactions.execute(status -> {
+            List<Object> each = new ArrayList<>();
+            for (int i = 0; i < commands.size(); i++) {
+                try {
+                    each.add(gateway.sendAndWait(GenericCommandMessage.asCommandMessage(commands.get(i))
+                            .andMetaData(java.util.Map.of("traceId", trace))));
+                } catch (RuntimeException e) {
+                    // a refusal names the command that was refused; a conflict is decided again
+                    if (translate(e) instanceof DomainException refused) {
+                        throw new DomainException(refused.kind(), labels.get(i) + ": " + refused.detail()
+                                + " No operation of the batch was applied.", labeled(refused, i));
+                    }
+                    throw e;
+                }
+            }
+            return each;
+        }));
+        // each command woke the processors when its unit of work ended, before this commit made it visible
+        wakeups.raise();
+        return results;
     }
 
     private static java.util.Map<String, Object> labeled(DomainException refused, int index) {

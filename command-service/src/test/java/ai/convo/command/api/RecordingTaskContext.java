@@ -15,7 +15,7 @@ import java.util.Map;
  */
 class RecordingTaskContext implements TaskContext {
 
-    private final TaskId taskId = TaskId.generate();
+    private final TaskId taskId;
     private final ProjectId projectId;
     private final Map<String, Object> parameters;
     private final Actor actor;
@@ -25,6 +25,11 @@ class RecordingTaskContext implements TaskContext {
     int cancelAfterChecks = Integer.MAX_VALUE;
 
     RecordingTaskContext(String projectId, Map<String, Object> parameters, Actor actor) {
+        this(projectId, parameters, actor, TaskId.generate().value());
+    }
+
+    RecordingTaskContext(String projectId, Map<String, Object> parameters, Actor actor, String taskId) {
+        this.taskId = TaskId.of(taskId);
         this.projectId = ProjectId.of(projectId);
         this.parameters = parameters;
         this.actor = actor;

@@ -7,8 +7,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpMethod;
@@ -23,65 +21,6 @@ import org.springframework.web.reactive.function.BodyInserters;
  * mirror of the task; GET /v2.0/tasks is the query side's). Cancel goes through POST /v2.0/tasks/{id}/cancel.
  */
 class SnapshotTaskFlowApiTest extends SnapshotWorkSupport {
-
-    private static final long DEADLINE_MILLIS = 15_000;
-
-    @Autowired
-    DataSource dataSource;
-
-    // ---- helpers
-
-    private static void eventually(BooleanSupplier condition, String what) {
-        long deadline = System.currentTimeMillis() + DEADLINE_MILLIS;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("Timed out waiting for " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("Interrupted waiting for " + what, e);
-            }
-        }
-    }
-
-    private String status(String taskId) {
-        List<String> rows = jdbc.queryForList("SELECT status FROM task_run WHERE task_id = ?", String.class, taskId);
-        return rows.isEmpty() ? null : rows.get(0);
-    }
-
-    /** Waits for a terminal status and answers it, so a wrong end (error instead of done) fails with its name. */
-    private String awaitEnd(String taskId) {
-        eventually(() -> List.of("done", "error", "cancelled").contains(status(taskId)), "task " + taskId + " to end");
-        return status(taskId);
-    }
-
-    private String failReason(String taskId) {
-        List<String> reasons = jdbc.queryForList("SELECT convert_from(payload, 'UTF8') FROM domain_event_entry "
-                + "WHERE aggregate_identifier = ? AND payload_type LIKE '%TaskFailedEvent'", String.class, taskId);
-        return reasons.isEmpty() ? "" : reasons.get(0);
-    }
-
-    private void awaitDone(String taskId) {
-        assertThat(awaitEnd(taskId)).as("end of task %s %s", taskId, failReason(taskId)).isEqualTo("done");
-    }
-
-    /** POSTs, expects 202 with the Task record and its Location; answers the record. */
-    private Map<String, Object> accepted(String uri, Map<String, Object> body) {
-        return accepted(ADMIN_KEY, uri, body);
-    }
-
-    @SuppressWarnings("unchecked")
-    private Map<String, Object> accepted(String key, String uri, Map<String, Object> body) {
-        var result = http.post().uri(uri).header("X-API-Key", key).contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(body).exchange()
-                .expectStatus().isAccepted()
-                .expectBody(Map.class).returnResult();
-        Map<String, Object> task = result.getResponseBody();
-        assertThat(result.getResponseHeaders().getLocation()).hasToString("/new/v2.0/tasks/" + task.get("_id"));
-        return task;
-    }
 
     /** POST /v2.0/snapshots, runs to done through the runner; answers the snapshot id. */
     private String snapshotThroughRunner(String projectId, String name) {

@@ -13,6 +13,7 @@ import ai.convo.contract.task.TaskId;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpMethod;
@@ -30,6 +31,62 @@ abstract class SnapshotWorkSupport extends ApiTestBase {
     List<TaskWork> works;
     @Autowired
     CommandGateway commands;
+
+    // ---- tasks through the real runner (state read from task_run, the command side's mirror of a task)
+
+    private static final long DEADLINE_MILLIS = 15_000;
+
+    static void eventually(BooleanSupplier condition, String what) {
+        long deadline = System.currentTimeMillis() + DEADLINE_MILLIS;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("Timed out waiting for " + what);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("Interrupted waiting for " + what, e);
+            }
+        }
+    }
+
+    String status(String taskId) {
+        List<String> rows = jdbc.queryForList("SELECT status FROM task_run WHERE task_id = ?", String.class, taskId);
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    /** Waits for a terminal status and answers it, so a wrong end (error instead of done) fails with its name. */
+    String awaitEnd(String taskId) {
+        eventually(() -> List.of("done", "error", "cancelled").contains(status(taskId)), "task " + taskId + " to end");
+        return status(taskId);
+    }
+
+    String failReason(String taskId) {
+        List<String> reasons = jdbc.queryForList("SELECT convert_from(payload, 'UTF8') FROM domain_event_entry "
+                + "WHERE aggregate_identifier = ? AND payload_type LIKE '%TaskFailedEvent'", String.class, taskId);
+        return reasons.isEmpty() ? "" : reasons.get(0);
+    }
+
+    void awaitDone(String taskId) {
+        assertThat(awaitEnd(taskId)).as("end of task %s %s", taskId, failReason(taskId)).isEqualTo("done");
+    }
+
+    /** POSTs, expects 202 with the Task record and its Location; answers the record. */
+    Map<String, Object> accepted(String uri, Map<String, Object> body) {
+        return accepted(ADMIN_KEY, uri, body);
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> accepted(String key, String uri, Map<String, Object> body) {
+        var result = http.post().uri(uri).header("X-API-Key", key).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(body).exchange()
+                .expectStatus().isAccepted()
+                .expectBody(Map.class).returnResult();
+        Map<String, Object> task = result.getResponseBody();
+        assertThat(result.getResponseHeaders().getLocation()).hasToString("/new/v2.0/tasks/" + task.get("_id"));
+        return task;
+    }
 
     Actor admin() {
         Map<String, Object> row = jdbc.queryForMap("SELECT id, organisation_id FROM identity_user WHERE email = ?",

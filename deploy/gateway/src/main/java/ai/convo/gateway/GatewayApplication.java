@@ -58,10 +58,11 @@ public class GatewayApplication {
         int otherQueries = Math.max(1, backends.queryUri().size() - 1);
         int otherCommands = Math.max(1, backends.commandUri().size() - 1);
         return builder.routes()
-                // a snapshot package is the write side's (the package a packageSnapshot task built): its download
-                // link is a GET answered by the command service
+                // files a task made on the write side (a snapshot package, an intent export) are GETs answered by
+                // the command service
                 .route("downloads", r -> r.order(-1)
-                        .method(HttpMethod.GET, HttpMethod.HEAD).and().path("/new/v2.0/snapshots/*/download")
+                        .method(HttpMethod.GET, HttpMethod.HEAD).and().path("/new/v2.0/snapshots/*/download",
+                                "/new/v2.0/flows/*/intents/export/*")
                         .filters(f -> f.preserveHostHeader())
                         .uri(Upstreams.SCHEME + "://command"))
                 .route("reads", r -> r.order(0)

@@ -67,7 +67,7 @@ class GatewayRoutingTest {
     }
 
     @Test
-    void aSnapshotPackageDownloadGoesToTheCommandServiceAndOtherSnapshotReadsToTheQueryService() throws Exception {
+    void filesTasksMadeGoToTheCommandServiceAndOtherReadsToTheQueryService() throws Exception {
         HttpResponse<String> download = send(HttpRequest.newBuilder(
                 url("/new/v2.0/snapshots/0123456789abcdef01234567/download?token=t")).GET());
         assertEquals("command", download.headers().firstValue("X-Backend").orElseThrow());
@@ -75,6 +75,13 @@ class GatewayRoutingTest {
 
         HttpResponse<String> read = send(HttpRequest.newBuilder(url("/new/v2.0/snapshots/0123456789abcdef01234567")).GET());
         assertEquals("query", read.headers().firstValue("X-Backend").orElseThrow());
+
+        HttpResponse<String> export = send(HttpRequest.newBuilder(
+                url("/new/v2.0/flows/0123456789abcdef01234567/intents/export/abcdef0123456789abcdef01")).GET());
+        assertEquals("command", export.headers().firstValue("X-Backend").orElseThrow());
+        HttpResponse<String> intent = send(HttpRequest.newBuilder(
+                url("/new/v2.0/flows/0123456789abcdef01234567/intents/abcdef0123456789abcdef01")).GET());
+        assertEquals("query", intent.headers().firstValue("X-Backend").orElseThrow());
     }
 
     @Test

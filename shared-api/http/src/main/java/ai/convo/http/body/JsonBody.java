@@ -58,6 +58,14 @@ public final class JsonBody {
         return new JsonBody(node);
     }
 
+    /** A JSON object found elsewhere than in a request body (e.g. one item of an uploaded file), read the same way. */
+    public static JsonBody of(JsonNode object) {
+        if (object == null || !object.isObject()) {
+            throw new IllegalArgumentException("a JSON object is required");
+        }
+        return new JsonBody(object);
+    }
+
     private static boolean isJson(MediaType type) {
         return type.getType().equals("application")
                 && (type.getSubtype().equals("json") || type.getSubtype().endsWith("+json"));

@@ -1,0 +1,85 @@
+package ai.convo.command.web;
+
+import ai.convo.http.HttpConfiguration;
+import ai.convo.http.problem.ApiProblem;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A multipart/form-data upload as the official client sends it (GenericUploadFn): a {@code file} part and short text
+ * fields. Unknown and missing fields are one 400 naming them all; another media type is a 415.
+ */
+public final class UploadForm {
+
+    private static final int FIELD_MAX_BYTES = 1000;
+
+    private final Map<String, String> fields;
+    private final byte[] file;
+
+    private UploadForm(Map<String, String> fields, byte[] file) {
+        this.fields = fields;
+        this.file = file;
+    }
+
+    /**
+     * Reads the form. {@code required} maps each required field (the file included, as "file") to what it is, for
+     * the 400; {@code optional} are the other fields taken.
+     */
+    public static Mono<UploadForm> read(ServerWebExchange exchange, Map<String, String> required,
+                                        java.util.Set<String> optional) {
+        MediaType type = exchange.getRequest().getHeaders().getContentType();
+        TreeSet<String> allowed = new TreeSet<>(required.keySet());
+        allowed.addAll(optional);
+        if (type == null || !type.isCompatibleWith(MediaType.MULTIPART_FORM_DATA)) {
+            return Mono.error(new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Upload as multipart/form-data with "
+                    + "the fields " + String.join(", ", allowed) + ".", Map.of()));
+        }
+        return exchange.getMultipartData().flatMap(parts -> {
+            Map<String, Object> problems = new LinkedHashMap<>();
+            parts.keySet().stream().filter(name -> !allowed.contains(name))
+                    .forEach(name -> problems.put(name, "unknown field; allowed: " + String.join(", ", allowed)));
+            new TreeSet<>(required.keySet()).stream().filter(name -> parts.getFirst(name) == null)
+                    .forEach(name -> problems.put(name, "is required: " + required.get(name)));
+            if (!problems.isEmpty()) {
+                StringBuilder detail = new StringBuilder("The upload is invalid: ");
+                problems.forEach((name, problem) -> detail.append(name).append(' ').append(problem).append("; "));
+                return Mono.error(ApiProblem.badRequest(detail.substring(0, detail.length() - 2) + ".", problems));
+            }
+            Map<String, String> fields = new LinkedHashMap<>();
+            Mono<Void> texts = Flux.fromIterable(allowed).filter(name -> !name.equals("file") && parts.getFirst(name) != null)
+                    .concatMap(name -> bytes(parts.getFirst(name), FIELD_MAX_BYTES)
+                            .doOnNext(value -> fields.put(name, new String(value, StandardCharsets.UTF_8).trim())))
+                    .then();
+            Part file = parts.getFirst("file");
+            return texts.then(file == null ? Mono.just(new byte[0]) : bytes(file, HttpConfiguration.MAX_BODY_BYTES))
+                    .map(content -> new UploadForm(fields, content));
+        });
+    }
+
+    private static Mono<byte[]> bytes(Part part, int max) {
+        return DataBufferUtils.join(part.content(), max).map(buffer -> {
+            byte[] bytes = new byte[buffer.readableByteCount()];
+            buffer.read(bytes);
+            DataBufferUtils.release(buffer);
+            return bytes;
+        }).defaultIfEmpty(new byte[0]);
+    }
+
+    /** A text field's value (trimmed), or null when it was not sent. */
+    public String field(String name) {
+        return fields.get(name);
+    }
+
+    public byte[] file() {
+        return file;
+    }
+}
