@@ -151,7 +151,7 @@ public class RebuildBench {
         while (true) {
             String behind = scalar(db, "SELECT count(*) FROM token_entry WHERE processor_name IN ('projects', "
                     + "'locales', 'tokens', 'functions', 'flows', 'states', 'intents', 'knowledge', 'snapshots', 'tasks', "
-                    + "'system-messages', 'voice-assistant-links', 'callcounter', 'eventlog') AND "
+                    + "'system-messages', 'voice-assistant-links', 'login-attempts', 'callcounter', 'eventlog') AND "
                     + "coalesce((convert_from(token, 'UTF8')::jsonb ->> 'index')::bigint, -1) < " + head);
             if (behind.equals("0")) {
                 return;

@@ -8,6 +8,7 @@ import ai.convo.contract.identity.ApiKeyId;
 import ai.convo.contract.identity.CreateOrganisationCommand;
 import ai.convo.contract.identity.IssueApiKeyCommand;
 import ai.convo.contract.identity.OrganisationId;
+import ai.convo.contract.identity.ResetFailedLoginAttemptsCommand;
 import ai.convo.contract.identity.RevokeApiKeyCommand;
 import ai.convo.contract.identity.Role;
 import ai.convo.contract.identity.UserId;
@@ -123,5 +124,21 @@ public class IdentityController {
         return commands.send(new RevokeApiKeyCommand(UserId.of(caller.userId()), ApiKeyId.of(apiKeyId),
                         caller.organisationId(), Clock.nowSeconds()), caller.userId())
                 .map(sent -> ApiResponses.noContent(sent.position()));
+    }
+
+    /**
+     * The official client's resetFailedLoginAttempts: an administrator of the user's organisation (or a system
+     * administrator) forgets the user's failed password sign-ins, which lifts a lock. Answers {}.
+     */
+    @PostMapping("/v2.0/users/{userId}/resetfailedloginattempts")
+    public Mono<ResponseEntity<byte[]>> resetFailedLogins(ServerWebExchange exchange,
+                                                          @AuthenticationPrincipal ApiPrincipal caller,
+                                                          @PathVariable String userId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("userId", userId);
+        return commands.send(new ResetFailedLoginAttemptsCommand(UserId.of(userId), caller.actor(), Clock.nowSeconds()),
+                        userId)
+                .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
+                        new Representation.Single("reset", Map.of()), null, sent.position()));
     }
 }

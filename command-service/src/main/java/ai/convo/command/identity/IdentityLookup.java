@@ -2,6 +2,7 @@ package ai.convo.command.identity;
 
 import ai.convo.contract.identity.ApiKeyIssuedEvent;
 import ai.convo.contract.identity.ApiKeyRevokedEvent;
+import ai.convo.contract.identity.FailedLoginAttemptsResetEvent;
 import ai.convo.contract.identity.OrganisationCreatedEvent;
 import ai.convo.contract.identity.UserRegisteredEvent;
 import ai.convo.command.web.CommandSideProcessing;
@@ -57,5 +58,12 @@ public class IdentityLookup {
     @EventHandler
     void on(ApiKeyRevokedEvent event) {
         jdbc.update("UPDATE identity_api_key SET revoked_at = ? WHERE id = ?", event.revokedAt(), event.apiKeyId());
+    }
+
+    /** A lifted lock: the user's e-mail may sign in at once, its failures forgotten (its next success recorded). */
+    @EventHandler
+    void on(FailedLoginAttemptsResetEvent event) {
+        jdbc.update("UPDATE login_throttle SET failures = 0, locked_until = 0, last_success_at = 0 "
+                + "WHERE email = (SELECT email FROM identity_user WHERE id = ?)", event.userId());
     }
 }

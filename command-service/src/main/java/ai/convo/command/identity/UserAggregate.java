@@ -2,7 +2,10 @@ package ai.convo.command.identity;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
+import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
+import ai.convo.contract.identity.FailedLoginAttemptsResetEvent;
+import ai.convo.contract.identity.ResetFailedLoginAttemptsCommand;
 import ai.convo.contract.identity.ApiKeyIssuedEvent;
 import ai.convo.contract.identity.ApiKeyRevokedEvent;
 import ai.convo.contract.identity.IssueApiKeyCommand;
@@ -55,6 +58,21 @@ public class UserAggregate {
             throw DomainException.notFound("You hold no active API key with id " + keyId + ".");
         }
         apply(new ApiKeyRevokedEvent(userId, organisationId, keyId, command.at()));
+    }
+
+    /** Administrators of the user's organisation, and system administrators, may lift a user's lock. */
+    @CommandHandler
+    public void handle(ResetFailedLoginAttemptsCommand command) {
+        Actor actor = command.actor();
+        boolean system = actor.role() == Role.SYSTEM_ADMIN;
+        if (!system) {
+            requireOwnOrganisation(actor.organisationId());
+            if (actor.role() != Role.ORG_ADMIN) {
+                throw DomainException.forbidden("Only an administrator of the user's organisation can reset the "
+                        + "user's failed sign-ins.");
+            }
+        }
+        apply(new FailedLoginAttemptsResetEvent(userId, organisationId, actor.userId(), command.at()));
     }
 
     private void requireOwnOrganisation(String organisation) {

@@ -39,6 +39,8 @@ public abstract class ApiTestBase {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         ServiceProperties.of(DB, registry::add);
+        // A lock a test can see before it ends, however slow the machine (production: 1 s, doubling).
+        registry.add("app.security.login.lock-unit", () -> "60s");
         registry.add("BOOTSTRAP_ADMIN_EMAIL", () -> ADMIN_EMAIL);
         registry.add("BOOTSTRAP_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
         registry.add("BOOTSTRAP_API_KEY", () -> ADMIN_KEY);

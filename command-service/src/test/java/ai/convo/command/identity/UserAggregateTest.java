@@ -2,7 +2,10 @@ package ai.convo.command.identity;
 
 import static org.hamcrest.Matchers.containsString;
 
+import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
+import ai.convo.contract.identity.FailedLoginAttemptsResetEvent;
+import ai.convo.contract.identity.ResetFailedLoginAttemptsCommand;
 import ai.convo.contract.identity.ApiKeyId;
 import ai.convo.contract.identity.ApiKeyIssuedEvent;
 import ai.convo.contract.identity.ApiKeyRevokedEvent;
@@ -201,5 +204,37 @@ class UserAggregateTest {
                 // then
                 .expectException(domainError(DomainException.Kind.NOT_FOUND, "No user with id " + USER + " exists."))
                 .expectNoEvents();
+    }
+
+    // ---- failed sign-ins
+
+    @Test
+    void givenAUser_whenAnAdministratorOfItsOrganisationResetsItsFailedSignIns_thenTheResetIsRecorded() {
+        fixture.given(registered())
+                .when(new ResetFailedLoginAttemptsCommand(UserId.of(USER), new Actor(ADMIN, ORG, Role.ORG_ADMIN), T1))
+                .expectEvents(new FailedLoginAttemptsResetEvent(USER, ORG, ADMIN, T1));
+    }
+
+    @Test
+    void givenAUser_whenASystemAdministratorOfAnotherOrganisationResets_thenTheResetIsRecorded() {
+        fixture.given(registered())
+                .when(new ResetFailedLoginAttemptsCommand(UserId.of(USER), new Actor(ADMIN, OTHER_ORG, Role.SYSTEM_ADMIN),
+                        T1))
+                .expectEvents(new FailedLoginAttemptsResetEvent(USER, ORG, ADMIN, T1));
+    }
+
+    @Test
+    void givenAUser_whenAMemberOrAnotherOrganisationsAdministratorResets_then403Or404AndNothingRecorded() {
+        fixture.given(registered())
+                .when(new ResetFailedLoginAttemptsCommand(UserId.of(USER), new Actor(ADMIN, ORG, Role.MEMBER), T1))
+                .expectNoEvents()
+                .expectException(DomainException.class)
+                .expectExceptionMessage(containsString("Only an administrator"));
+        fixture.given(registered())
+                .when(new ResetFailedLoginAttemptsCommand(UserId.of(USER), new Actor(ADMIN, OTHER_ORG, Role.ORG_ADMIN),
+                        T1))
+                .expectNoEvents()
+                .expectException(DomainException.class)
+                .expectExceptionMessage(containsString("No user with id"));
     }
 }

@@ -49,6 +49,8 @@ public record EventFacts(String organisationId, String projectId, String resourc
             new Rule("Project", "project", "projectId", List.of()),
             new Rule("ApiKey", "apiKey", "apiKeyId", List.of("user:userId")),
             new Rule("UserRegistered", "user", "userId", List.of()),
+            new Rule("Login", "user", "userId", List.of()),
+            new Rule("FailedLoginAttempts", "user", "userId", List.of()),
             new Rule("Organisation", "organisation", "organisationId", List.of()),
             new Rule("VoiceAssistant", "voiceAssistantAccount", "accountId", List.of("user:userId")),
             new Rule("CallRecords", "analytics", "batchId", List.of()),

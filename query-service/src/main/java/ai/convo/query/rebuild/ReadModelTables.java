@@ -39,6 +39,7 @@ public final class ReadModelTables {
                 new Projection("tasks", List.of("task_view"), List.of()),
                 new Projection("system-messages", List.of("system_message_view"), List.of()),
                 new Projection("voice-assistant-links", List.of("voice_assistant_link_view"), List.of()),
+                new Projection("login-attempts", List.of("login_attempt_view"), List.of()),
                 new Projection("callcounter", List.of("call_counter_day", "call_counter_minute", "call_counter_batch"),
                         List.of()),
                 new Projection("eventlog", List.of("event_log", "audit_event"), List.of()))) {

@@ -78,4 +78,34 @@ class IdentityQueryTest extends QueryTestBase {
         // No credentials and no such message yet: a 404, not a 401.
         http.get().uri("/v2.0/system/message").exchange().expectStatus().isNotFound();
     }
+
+    @Test
+    void givenPasswordSignInsOnThisService_whenTheUserListsThem_thenFailuresAndTheSuccessShowAtOnce() {
+        // given: two wrong passwords and a right one, on the query service's own filter chain
+        Caller caller = newOrganisation();
+        Caller other = newOrganisation();
+        String email = caller.userId() + "@example.com";
+        for (String password : new String[] {"wrong-1", "wrong-2", "pw-" + caller.userId()}) {
+            http.get().uri("/v2.0/projects").header("Authorization", "Basic " + Base64.getEncoder()
+                    .encodeToString((email + ":" + password).getBytes(StandardCharsets.UTF_8))).exchange();
+        }
+        // when / then: read back at once, oldest first, newest last
+        http.get().uri("/v2.0/users/me/loginattempts").header("X-API-Key", caller.apiKey())
+                .exchange().expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.total").isEqualTo(3)
+                .jsonPath("$.items[0].status").isEqualTo("failed")
+                .jsonPath("$.items[1].status").isEqualTo("failed")
+                .jsonPath("$.items[2].status").isEqualTo("success")
+                .jsonPath("$.items[2].timestamp").isNumber();
+        http.get().uri("/v2.0/users/me/loginattempts?sort=timestamp:desc&limit=1").header("X-API-Key", caller.apiKey())
+                .exchange().expectStatus().isOk().expectBody().jsonPath("$.items[0].status").isEqualTo("success");
+        http.get().uri("/v2.0/users/me/lastloginattempt").header("X-API-Key", caller.apiKey())
+                .exchange().expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("success");
+        // and: nobody else's
+        http.get().uri("/v2.0/users/me/loginattempts").header("X-API-Key", other.apiKey())
+                .exchange().expectStatus().isOk().expectBody().jsonPath("$.total").isEqualTo(0);
+        http.get().uri("/v2.0/users/me/lastloginattempt").header("X-API-Key", other.apiKey())
+                .exchange().expectStatus().isNotFound();
+    }
 }

@@ -38,6 +38,8 @@ public abstract class QueryTestBase {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         ServiceProperties.of(DB, registry::add);
+        // A lock a test can see before it ends, however slow the machine (production: 1 s, doubling).
+        registry.add("app.security.login.lock-unit", () -> "60s");
         // Small rebuild batches and a close switch point: a rebuild here takes several batches and passes.
         registry.add("app.rebuild.batch-size", () -> "50");
         registry.add("app.rebuild.switch-within", () -> "20");

@@ -109,6 +109,7 @@ public class HttpConfiguration implements WebFluxConfigurer {
 
     @Bean
     SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, IdentityStore identities,
+                                       ObjectProvider<ai.convo.http.security.LoginGuard> loginGuard,
                                        @Value("${app.security.bearer.jwk-set-uri:}") String bearerJwks,
                                        @Value("${app.security.bearer.public-key:}") String bearerKey,
                                        @Value("${app.security.bearer.issuer:}") String bearerIssuer,
@@ -120,7 +121,8 @@ public class HttpConfiguration implements WebFluxConfigurer {
         RoutePolicy policy = new RoutePolicy(basePath);
         ApiAuthenticationFilter authentication = new ApiAuthenticationFilter(policy, identities,
                 BearerTokens.decoder(new BearerTokens.Settings(bearerJwks, bearerKey, bearerIssuer, bearerAudience)),
-                BearerTokens.decoder(new BearerTokens.Settings(ccJwks, ccKey, ccIssuer, ccAudience)));
+                BearerTokens.decoder(new BearerTokens.Settings(ccJwks, ccKey, ccIssuer, ccAudience)),
+                loginGuard.getIfAvailable());
         return http
                 .csrf(ServerHttpSecurity.CsrfSpec::disable)
                 .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)

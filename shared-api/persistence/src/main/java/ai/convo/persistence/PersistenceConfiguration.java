@@ -45,7 +45,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 @Configuration(proxyBeanMethods = false)
 @Import({DatabaseSettings.class, AxonSerializers.class, EventUpcasters.class, R2dbcIdentityStore.class,
-        RefusedRequests.class, EventPositions.class})
+        RefusedRequests.class, LoginAttempts.class, EventPositions.class})
 public class PersistenceConfiguration {
 
     /** The pool is handed out only after Flyway ran, so nothing (Axon included) sees an old schema. */

@@ -6,7 +6,7 @@ import java.util.List;
 public final class Projections {
 
     public static final List<String> NAMES = List.of("projects", "locales", "tokens", "functions", "flows", "states",
-            "intents", "knowledge", "snapshots", "tasks", "system-messages", "voice-assistant-links", "callcounter",
+            "intents", "knowledge", "snapshots", "tasks", "system-messages", "voice-assistant-links", "login-attempts", "callcounter",
             "eventlog");
 
     /** The task type of a rebuild. */

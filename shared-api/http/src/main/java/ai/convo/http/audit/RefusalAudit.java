@@ -89,7 +89,7 @@ public final class RefusalAudit implements WebFilter, Ordered {
      * (earlier ones are whatever the client sent, so a flood could not spread itself over made-up sources); without
      * the header, the connection's peer.
      */
-    static String remoteAddress(ServerHttpRequest request) {
+    public static String remoteAddress(ServerHttpRequest request) {
         String forwarded = request.getHeaders().getFirst(FORWARDED_FOR);
         if (forwarded != null) {
             String last = forwarded.substring(forwarded.lastIndexOf(',') + 1).trim();

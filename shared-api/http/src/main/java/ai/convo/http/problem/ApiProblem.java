@@ -30,6 +30,7 @@ public class ApiProblem extends RuntimeException {
             case 401 -> "401";
             case 402 -> "402";
             case 409 -> "1004";
+            case 429 -> "429";
             case 501 -> "1009";
             case 503 -> "503";
             default -> "1000";

@@ -44,17 +44,28 @@ public final class ApiAuthenticationFilter implements WebFilter {
     private record Credential(AuthScheme scheme, String value) {
     }
 
+    /** Checked against when an e-mail has no user, so a wrong e-mail costs the time a wrong password does. */
+    private static final String NO_USER_HASH = Secrets.PASSWORDS.encode("no user has this e-mail");
+
     private final RoutePolicy policy;
     private final IdentityStore identities;
     private final ReactiveJwtDecoder bearerDecoder;
     private final ReactiveJwtDecoder contactCenterDecoder;
+    private final LoginGuard guard;
 
     public ApiAuthenticationFilter(RoutePolicy policy, IdentityStore identities,
                                    ReactiveJwtDecoder bearerDecoder, ReactiveJwtDecoder contactCenterDecoder) {
+        this(policy, identities, bearerDecoder, contactCenterDecoder, null);
+    }
+
+    /** With a {@link LoginGuard} (null: password sign-ins are not counted). */
+    public ApiAuthenticationFilter(RoutePolicy policy, IdentityStore identities, ReactiveJwtDecoder bearerDecoder,
+                                   ReactiveJwtDecoder contactCenterDecoder, LoginGuard guard) {
         this.policy = policy;
         this.identities = identities;
         this.bearerDecoder = bearerDecoder;
         this.contactCenterDecoder = contactCenterDecoder;
+        this.guard = guard;
     }
 
     /** The principal this filter authenticated for the exchange, if any. */
@@ -174,14 +185,37 @@ public final class ApiAuthenticationFilter implements WebFilter {
         // A user name that is no e-mail address may be a key pasted into the wrong field: not kept.
         exchange.getAttributes().put(ATTEMPT, new Attempt(AuthScheme.BASIC, looksLikeEmail(email) ? email : null,
                 null, null));
-        // BCrypt is deliberately slow: keep it off the event loop.
-        return identities.findByEmail(email)
+        long now = System.currentTimeMillis();
+        String remote = ai.convo.http.audit.RefusalAudit.remoteAddress(exchange.getRequest());
+        Mono<Long> lock = guard == null ? Mono.just(0L) : guard.lockedFor(email, now);
+        return lock.flatMap(lockedFor -> lockedFor > 0 ? Mono.error(locked(lockedFor)) : identities.findByEmail(email)
                 // Guessing a user's password is an event of the user's organisation.
                 .doOnNext(user -> exchange.getAttributes().put(ATTEMPT, new Attempt(AuthScheme.BASIC, email,
                         user.principal().userId(), user.principal().organisationId())))
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                // BCrypt is deliberately slow: keep it off the event loop.
                 .publishOn(Schedulers.boundedElastic())
-                .filter(user -> Secrets.PASSWORDS.matches(password, user.passwordHash()))
-                .map(user -> user.principal().via(AuthScheme.BASIC));
+                .flatMap(user -> {
+                    boolean right = Secrets.PASSWORDS.matches(password,
+                            user.map(IdentityStore.PasswordUser::passwordHash).orElse(NO_USER_HASH)) && user.isPresent();
+                    ApiPrincipal principal = user.map(u -> u.principal().via(AuthScheme.BASIC)).orElse(null);
+                    if (guard == null) {
+                        return right ? Mono.just(principal) : Mono.<ApiPrincipal>empty();
+                    }
+                    return right ? guard.succeeded(principal, remote, now).thenReturn(principal)
+                            : guard.failed(email, principal, remote, now).then(Mono.<ApiPrincipal>empty());
+                }));
+    }
+
+    /** The same answer whether a user has the e-mail or not: a lock says nothing about who exists. */
+    private static ApiProblem locked(long lockedForMillis) {
+        long seconds = LoginLock.retryAfterSeconds(lockedForMillis);
+        return new ApiProblem(org.springframework.http.HttpStatus.TOO_MANY_REQUESTS, "Too many failed sign-ins with "
+                + "this e-mail: it is locked for " + seconds + " more second(s), longer after each further failure. "
+                + "Wait, use an API key, or ask an administrator to reset its failed sign-ins "
+                + "(resetFailedLoginAttempts).", java.util.Map.of("retryAfterSeconds", seconds))
+                .withHeader(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));
     }
 
     static boolean looksLikeEmail(String value) {
