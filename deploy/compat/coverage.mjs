@@ -12,7 +12,7 @@ const client = new RestAPIClient({ baseUrl: BASE_URL });
 client.setCredentials({ type: "ApiKey", apiKey: API_KEY });
 
 // the resources this server serves (paths under /new/v2.0 and /new/v3.0)
-const OURS = /\/new\/v[23]\.0\/(projects|flows|intents|locales|snippets|functions|knowledgestores|snapshots|tasks|auditevents|users\/me\/apikeys|callcounter|eventlog|system\/message|external\/alexa)/;
+const OURS = /\/new\/v[23]\.0\/(projects|flows|intents|locales|snippets|functions|knowledgestores|snapshots|tasks|auditevents|users\/me\/(apikeys|loginattempts|lastloginattempt)|users\/[^/]+\/resetfailedloginattempts|callcounter|eventlog|system\/message|external\/alexa)/;
 const PLACEHOLDER = "0123456789abcdef01234567";
 
 const methods = Object.keys(client).filter((name) => typeof client[name] === "function")
