@@ -145,4 +145,21 @@ class HttpRulesTest extends ApiTestBase {
                 .exchange().expectStatus().isNotFound().expectBody(String.class).returnResult().getResponseBody();
         assertThat(body).doesNotContain("Exception").doesNotContain("at ai.convo");
     }
+
+    @Test
+    void givenAUriOrHeadersOverNettysLimits_whenSentToTheServiceItself_thenProblemBodiesToo() throws Exception {
+        int port = Integer.parseInt(environment.getProperty("local.server.port"));
+        for (String[] refused : new String[][] {
+                {"GET /new/v2.0/projects?filter=" + "x".repeat(20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", "414"},
+                {"GET /new/v2.0/projects HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(100_000) + "\r\n\r\n", "431"}}) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(refused[0].getBytes(StandardCharsets.ISO_8859_1));
+                String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(response).startsWith("HTTP/1.1 " + refused[1] + " ");
+                assertThat(response.toLowerCase(java.util.Locale.ROOT)).contains("content-type: application/problem+json",
+                        "access-control-allow-origin: *", "\"status\":" + refused[1]);
+            }
+        }
+    }
 }

@@ -101,7 +101,7 @@ public class GatewayApplication {
     /** Netty's own refusals (URI or headers too long, not HTTP) answered with a problem body too. */
     @Bean
     org.springframework.boot.reactor.netty.NettyServerCustomizer decodeFailureProblems() {
-        return DecodeFailureProblems.customizer();
+        return ai.convo.edge.NettyRefusals::install;
     }
 
     @Bean

@@ -1,11 +1,11 @@
 package ai.convo.gateway;
 
+import ai.convo.edge.ProblemJson;
+
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
@@ -29,7 +29,6 @@ import reactor.core.publisher.Mono;
 class ProblemErrorHandler implements WebExceptionHandler, Ordered {
 
     private static final Log LOG = LogFactory.getLog(ProblemErrorHandler.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     @Override
     public int getOrder() {
@@ -43,20 +42,20 @@ class ProblemErrorHandler implements WebExceptionHandler, Ordered {
             return Mono.error(error);
         }
         HttpStatus status = statusFor(error);
-        String traceId = newTraceId();
+        String traceId = ProblemJson.newTraceId();
         String path = exchange.getRequest().getPath().value();
         LOG.warn(status.value() + " for " + exchange.getRequest().getMethod() + " " + path + " (traceId " + traceId
                 + "): " + error);
 
         // the specification's phrase; Spring 7 calls 413 "Content Too Large"
         String reason = status.value() == 413 ? "Payload Too Large" : status.getReasonPhrase();
-        String body = "{\"type\":" + json(reason)
-                + ",\"title\":" + json(reason + " Error")
+        String body = "{\"type\":" + ProblemJson.json(reason)
+                + ",\"title\":" + ProblemJson.json(reason + " Error")
                 + ",\"status\":" + status.value()
-                + ",\"detail\":" + json(detailFor(status))
-                + ",\"instance\":" + json(path)
-                + ",\"code\":" + json(status == HttpStatus.SERVICE_UNAVAILABLE ? "503" : "1000")
-                + ",\"traceId\":" + json(traceId)
+                + ",\"detail\":" + ProblemJson.json(detailFor(status))
+                + ",\"instance\":" + ProblemJson.json(path)
+                + ",\"code\":" + ProblemJson.json(status == HttpStatus.SERVICE_UNAVAILABLE ? "503" : "1000")
+                + ",\"traceId\":" + ProblemJson.json(traceId)
                 + ",\"details\":{}}";
         response.getHeaders().clear();
         response.setStatusCode(status);
@@ -101,29 +100,5 @@ class ProblemErrorHandler implements WebExceptionHandler, Ordered {
             case BAD_GATEWAY -> "The backend service failed to return a valid response.";
             default -> "The request could not be processed: " + status.getReasonPhrase() + ".";
         };
-    }
-
-    static String newTraceId() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return HexFormat.of().formatHex(bytes);
-    }
-
-    static String json(String text) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
     }
 }

@@ -75,6 +75,12 @@ public class HttpConfiguration implements WebFluxConfigurer {
         };
     }
 
+    /** What Netty refuses before any handler (URI or headers too long, not HTTP) gets a problem body too. */
+    @Bean
+    org.springframework.boot.reactor.netty.NettyServerCustomizer nettyRefusals() {
+        return ai.convo.edge.NettyRefusals::install;
+    }
+
     @Bean
     TraceIds traceIds() {
         return new TraceIds();

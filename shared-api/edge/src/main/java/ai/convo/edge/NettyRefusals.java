@@ -1,4 +1,4 @@
-package ai.convo.gateway;
+package ai.convo.edge;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
@@ -7,25 +7,29 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import java.nio.charset.StandardCharsets;
-import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import reactor.netty.NettyPipeline;
+import reactor.netty.http.server.HttpServer;
 
 /**
  * Requests Netty refuses before any handler sees them (a request line or headers over the limits, a request that is
  * not HTTP) get an empty 414, 431 or 400 from Reactor Netty. This outbound handler, right after the HTTP codec, gives
  * those answers the problem body every other error has (with CORS and a trace id); nothing else is touched: an
- * application response is never an empty full response of these statuses without a Content-Type.
+ * application response is never an empty full response of these statuses without a Content-Type. Every server of
+ * the system installs it: the gateway, and each service on its own port.
  */
 @ChannelHandler.Sharable
-final class DecodeFailureProblems extends ChannelOutboundHandlerAdapter {
+public final class NettyRefusals extends ChannelOutboundHandlerAdapter {
 
-    /** Adds the handler to every connection of the server. */
-    static NettyServerCustomizer customizer() {
-        DecodeFailureProblems handler = new DecodeFailureProblems();
-        return server -> server.doOnChannelInit((observer, channel, address) -> {
+    private static final NettyRefusals HANDLER = new NettyRefusals();
+
+    private NettyRefusals() {
+    }
+
+    /** The server with the handler on every connection (a Spring Boot NettyServerCustomizer body). */
+    public static HttpServer install(HttpServer server) {
+        return server.doOnChannelInit((observer, channel, address) -> {
             if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
-                channel.pipeline().addAfter(NettyPipeline.HttpCodec, "decodeFailureProblems", handler);
+                channel.pipeline().addAfter(NettyPipeline.HttpCodec, "nettyRefusals", HANDLER);
             }
         });
     }
@@ -42,14 +46,8 @@ final class DecodeFailureProblems extends ChannelOutboundHandlerAdapter {
                 default -> null;
             };
             if (detail != null) {
-                String traceId = ProblemErrorHandler.newTraceId();
-                String reason = response.status().reasonPhrase();
-                byte[] body = ("{\"type\":" + ProblemErrorHandler.json(reason)
-                        + ",\"title\":" + ProblemErrorHandler.json(reason + " Error")
-                        + ",\"status\":" + status
-                        + ",\"detail\":" + ProblemErrorHandler.json(detail)
-                        + ",\"code\":\"1000\",\"traceId\":\"" + traceId + "\",\"details\":{}}")
-                        .getBytes(StandardCharsets.UTF_8);
+                String traceId = ProblemJson.newTraceId();
+                byte[] body = ProblemJson.body(status, response.status().reasonPhrase(), detail, traceId);
                 FullHttpResponse problem = response.replace(Unpooled.wrappedBuffer(body));
                 response.release();
                 problem.headers()
