@@ -36,14 +36,24 @@ public final class UploadForm {
      */
     public static Mono<UploadForm> read(ServerWebExchange exchange, Map<String, String> required,
                                         java.util.Set<String> optional) {
-        MediaType type = exchange.getRequest().getHeaders().getContentType();
+        MediaType type;
+        try {
+            type = exchange.getRequest().getHeaders().getContentType();
+        } catch (org.springframework.http.InvalidMediaTypeException malformed) {
+            type = null;
+        }
         TreeSet<String> allowed = new TreeSet<>(required.keySet());
         allowed.addAll(optional);
         if (type == null || !type.isCompatibleWith(MediaType.MULTIPART_FORM_DATA)) {
             return Mono.error(new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Upload as multipart/form-data with "
                     + "the fields " + String.join(", ", allowed) + ".", Map.of()));
         }
-        return exchange.getMultipartData().flatMap(parts -> {
+        return exchange.getMultipartData()
+                // no boundary, a broken part: the body is not the form it says it is
+                .onErrorMap(e -> !(e instanceof ApiProblem), e -> ApiProblem.badRequest("The body is not valid "
+                        + "multipart/form-data (it needs a boundary parameter and parts separated by it); send the "
+                        + "fields " + String.join(", ", allowed) + "."))
+                .flatMap(parts -> {
             Map<String, Object> problems = new LinkedHashMap<>();
             parts.keySet().stream().filter(name -> !allowed.contains(name))
                     .forEach(name -> problems.put(name, "unknown field; allowed: " + String.join(", ", allowed)));

@@ -14,8 +14,8 @@ import reactor.netty.http.server.HttpServer;
  * Requests Netty refuses before any handler sees them (a request line or headers over the limits, a request that is
  * not HTTP) get an empty 414, 431 or 400 from Reactor Netty. This outbound handler, right after the HTTP codec, gives
  * those answers the problem body every other error has (with CORS and a trace id); nothing else is touched: an
- * application response is never an empty full response of these statuses without a Content-Type. Every server of
- * the system installs it: the gateway, and each service on its own port.
+ * application response (it has a trace id) is never touched. Every server of the system installs it: the gateway, and
+ * each service on its own port.
  */
 @ChannelHandler.Sharable
 public final class NettyRefusals extends ChannelOutboundHandlerAdapter {
@@ -36,8 +36,12 @@ public final class NettyRefusals extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        // Netty's own answers carry no trace id; an application's always does, and is never touched: replacing one
+        // (an empty 400 of the firewall, before it had a problem body) left the next request on the connection
+        // unanswered.
         if (msg instanceof FullHttpResponse response && response.content().readableBytes() == 0
-                && !response.headers().contains(HttpHeaderNames.CONTENT_TYPE)) {
+                && !response.headers().contains(HttpHeaderNames.CONTENT_TYPE)
+                && !response.headers().contains("X-Trace-Id")) {
             int status = response.status().code();
             String detail = switch (status) {
                 case 414 -> "The request URI is longer than the server accepts (4096 characters for the request line).";

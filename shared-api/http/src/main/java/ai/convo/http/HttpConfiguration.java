@@ -113,6 +113,15 @@ public class HttpConfiguration implements WebFluxConfigurer {
         return new EagerFirewall();
     }
 
+    /** What the firewall refuses (an encoded slash or null in the path, ...) is a 400 problem body, not an empty 400. */
+    @Bean
+    org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler firewallRefusals() {
+        return (exchange, rejected) -> ai.convo.http.problem.ProblemWriter.write(exchange, ai.convo.http.problem.ApiProblem
+                .badRequest("The request is refused whatever its route: its path, a header or a query parameter holds "
+                        + "what this server never accepts (an encoded slash, backslash, percent or period, a null or "
+                        + "other control character, '..', ';' or '//'). " + rejected.getMessage()));
+    }
+
     @Bean
     SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, IdentityStore identities,
                                        ObjectProvider<ai.convo.http.security.LoginGuard> loginGuard,

@@ -16,7 +16,19 @@ import tools.jackson.dataformat.xml.XmlMapper;
 public final class Renderer {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final XmlMapper XML = XmlMapper.builder().build();
+    private static final XmlMapper XML = xmlMapper();
+
+    /**
+     * Text XML 1.0 cannot hold (a NUL or other control character a client put into a value, then echoed or stored) is
+     * written as U+FFFD instead of failing the whole answer.
+     */
+    private static XmlMapper xmlMapper() {
+        javax.xml.stream.XMLOutputFactory output = new com.ctc.wstx.stax.WstxOutputFactory();
+        output.setProperty(com.ctc.wstx.api.WstxOutputProperties.P_OUTPUT_INVALID_CHAR_HANDLER,
+                new com.ctc.wstx.api.InvalidCharHandler.ReplacingHandler('\uFFFD'));
+        return XmlMapper.builder(tools.jackson.dataformat.xml.XmlFactory.builder().xmlOutputFactory(output).build())
+                .build();
+    }
 
     private Renderer() {
     }

@@ -217,6 +217,16 @@ class RendererTest {
     // ---- XML
 
     @Test
+    void givenAValueWithACharacterXmlCannotHold_whenRenderedAsXml_thenItIsReplacedNotAFailure() {
+        // given: a NUL a client put into a value (echoed in a problem detail, or stored)
+        Representation.Single single = new Representation.Single("problem", Map.of("detail", "got 'a\u0000b'"));
+        // when
+        String xml = text(Renderer.render(get("/x"), ApiMedia.XML, single));
+        // then
+        assertThat(xml).isEqualTo("<problem><detail>got 'a\uFFFDb'</detail></problem>");
+    }
+
+    @Test
     void givenASingleRecord_whenRenderedAsXml_thenTheNameIsTheRootAndFieldsAreElements() {
         // given
         Map<String, Object> body = locale("x1", "German");
