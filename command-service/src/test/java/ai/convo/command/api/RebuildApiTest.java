@@ -83,7 +83,7 @@ class RebuildApiTest extends ApiTestBase {
         await("the rebuild row", () -> jdbc.queryForObject("SELECT count(*) FROM projection_rebuild WHERE id = ?",
                 Integer.class, id) == 1);
         assertThat(jdbc.queryForObject("SELECT cardinality(projections) FROM projection_rebuild WHERE id = ?",
-                Integer.class, id)).isEqualTo(14);
+                Integer.class, id)).isEqualTo(ai.convo.contract.rebuild.Projections.NAMES.size());
 
         jdbc.update("UPDATE projection_rebuild SET status = 'failed', fail_reason = 'The rebuilt tables differ' "
                 + "WHERE id = ?", id);
