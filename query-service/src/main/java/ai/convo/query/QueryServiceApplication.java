@@ -2,7 +2,6 @@ package ai.convo.query;
 
 import ai.convo.http.HttpConfiguration;
 import ai.convo.persistence.PersistenceConfiguration;
-import ai.convo.http.NettyTransport;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Import;
@@ -15,7 +14,6 @@ public class QueryServiceApplication {
     public static void main(String[] args) {
         // Axon 4.13 reports usage to its vendor unless told not to; this server never phones home.
         System.setProperty("axoniq.update-checker.disabled", "true");
-        NettyTransport.nioUnlessChosen();
         SpringApplication.run(QueryServiceApplication.class, args);
     }
 }

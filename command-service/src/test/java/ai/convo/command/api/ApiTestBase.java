@@ -60,7 +60,7 @@ public abstract class ApiTestBase {
         http = WebTestClient.bindToServer()
                 .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
                 .responseTimeout(Duration.ofSeconds(30))
-                .filter(HangWatch.reportAndRetryUnanswered(() -> HangWatch.databaseState(pool, dataSource)))
+                .filter(HangWatch.reportUnanswered(() -> HangWatch.databaseState(pool, dataSource)))
                 .codecs(c -> c.defaultCodecs().maxInMemorySize(4 * 1024 * 1024))
                 .build();
     }

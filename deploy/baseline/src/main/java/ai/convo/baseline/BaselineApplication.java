@@ -20,10 +20,6 @@ public class BaselineApplication {
     static final byte[] BODY = body();
 
     public static void main(String[] args) {
-        // The services' transport (ai.convo.http.NettyTransport): native epoll lost new connections on this kernel.
-        if (System.getProperty("reactor.netty.native") == null) {
-            System.setProperty("reactor.netty.native", "false");
-        }
         SpringApplication.run(BaselineApplication.class, args);
     }
 

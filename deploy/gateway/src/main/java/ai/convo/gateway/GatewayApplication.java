@@ -28,10 +28,6 @@ import org.springframework.web.server.WebFilter;
 public class GatewayApplication {
 
     public static void main(String[] args) {
-        // The services' transport (ai.convo.http.NettyTransport): native epoll lost new connections on this kernel.
-        if (System.getProperty("reactor.netty.native") == null) {
-            System.setProperty("reactor.netty.native", "false");
-        }
         SpringApplication.run(GatewayApplication.class, args);
     }
 

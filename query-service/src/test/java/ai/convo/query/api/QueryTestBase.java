@@ -61,7 +61,7 @@ public abstract class QueryTestBase {
         http = WebTestClient.bindToServer()
                 .baseUrl("http://localhost:" + environment.getProperty("local.server.port") + "/new")
                 .responseTimeout(Duration.ofSeconds(30))
-                .filter(HangWatch.reportAndRetryUnanswered(() -> HangWatch.databaseState(pool, dataSource)))
+                .filter(HangWatch.reportUnanswered(() -> HangWatch.databaseState(pool, dataSource)))
                 .build();
     }
 

@@ -209,10 +209,9 @@ public final class HostileCorpus {
 
     /**
      * Sends every probe to {@code port} on localhost, one after another, each on a connection of its own
-     * ({@code Connection: close}): a probe's answer is its own, whatever the one before did to its connection (on a
-     * reused connection a request now and then gets no answer at all; deploy/bench/keepalive-hang.py shows it, and it
-     * is a fault of its own, not one of hostile input). {@code eventCount} reads the event store's row count, before
-     * and after each request.
+     * ({@code Connection: close}), so a probe's answer is its own whatever the one before it did. (Keep-alive
+     * connections have a check of their own: KeepAliveReadsTest, deploy/bench/keepalive-hang.py.) {@code eventCount}
+     * reads the event store's row count, before and after each request.
      */
     public static Tally run(List<Probe> probes, int port, java.util.function.LongSupplier eventCount) {
         Tally tally = new Tally();
