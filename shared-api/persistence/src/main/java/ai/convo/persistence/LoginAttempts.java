@@ -8,7 +8,7 @@ import ai.convo.http.security.LoginLock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -95,11 +95,18 @@ public class LoginAttempts extends Periodic implements LoginGuard {
         }).then();
     }
 
-    /** Appended as the user's write (see PrincipalWrites), in the open transaction. */
+    /**
+     * Appended as the user's write (see PrincipalWrites), in the open transaction. A sign-in is no aggregate's, yet
+     * it is stored as a domain event of its own (type LoginAttempt, a new id, sequence 0): a plain event message
+     * reaches this process's processors from the event store's cache as itself, but every other reader (another
+     * process, a rebuild) reads a domain event, and handlers that take one (the event log) would see it only there.
+     */
     private void append(String userId, Object event) {
         jdbc.queryForObject("SELECT set_config('app.principal', ?, true)", String.class, userId);
-        events.publish(GenericEventMessage.asEventMessage(event));
+        events.publish(new GenericDomainEventMessage<>(AGGREGATE_TYPE, ai.convo.contract.common.Ids.newId(), 0L, event));
     }
+
+    static final String AGGREGATE_TYPE = "LoginAttempt";
 
     /** Rows with no failure that still counts, no lock and no recent success tell nothing. */
     @Override
