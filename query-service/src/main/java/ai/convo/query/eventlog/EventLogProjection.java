@@ -3,6 +3,7 @@ package ai.convo.query.eventlog;
 import java.util.Map;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -27,9 +28,16 @@ public class EventLogProjection {
         this.jdbc = jdbc;
     }
 
+    /**
+     * Every event. One of no aggregate (a sign-in) arrives from the store as a domain event of its own id with
+     * sequence 0, and from this process's cache as a plain message: both give the same row.
+     */
     @EventHandler
-    public void on(Object payload, DomainEventMessage<?> message) {
-        EventFacts facts = EventFacts.of(payload, message.getAggregateIdentifier());
+    public void on(Object payload, EventMessage<?> message) {
+        String aggregateId = message instanceof DomainEventMessage<?> domain ? domain.getAggregateIdentifier()
+                : message.getIdentifier();
+        long sequence = message instanceof DomainEventMessage<?> domain ? domain.getSequenceNumber() : 0L;
+        EventFacts facts = EventFacts.of(payload, aggregateId);
         long occurredAt = message.getTimestamp().toEpochMilli();
         // The next position of the organisation, from the primary key's index. Not a counter row updated per event:
         // its dead versions pile up while any long transaction runs, and every update walks them. The event's global
@@ -44,7 +52,7 @@ public class EventLogProjection {
                 + "?, ?, ?, ?, ?, ?, ?, ? FROM g";
         String event = "WITH g AS (SELECT (SELECT global_index FROM domain_event_entry WHERE event_identifier = ?) AS gi)";
         Object[] log = {message.getIdentifier(), facts.organisationId(), facts.organisationId(), message.getIdentifier(),
-                facts.projectId(), facts.resourceType(), facts.resourceId(), message.getSequenceNumber(),
+                facts.projectId(), facts.resourceType(), facts.resourceId(), sequence,
                 EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId()};
         if (facts.actorId() == null) {
             // the system's own work (task progress, ingestion): in the log, not an audit event of a user

@@ -8,7 +8,7 @@ import ai.convo.http.security.LoginLock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -96,17 +96,14 @@ public class LoginAttempts extends Periodic implements LoginGuard {
     }
 
     /**
-     * Appended as the user's write (see PrincipalWrites), in the open transaction. A sign-in is no aggregate's, yet
-     * it is stored as a domain event of its own (type LoginAttempt, a new id, sequence 0): a plain event message
-     * reaches this process's processors from the event store's cache as itself, but every other reader (another
-     * process, a rebuild) reads a domain event, and handlers that take one (the event log) would see it only there.
+     * Appended as the user's write (see PrincipalWrites), in the open transaction. A sign-in is no aggregate's: Axon
+     * stores it under its own id with sequence 0 and no type, and hands it to this process's processors as the plain
+     * message it is, to every other reader as a domain event of that id (the event log takes both alike).
      */
     private void append(String userId, Object event) {
         jdbc.queryForObject("SELECT set_config('app.principal', ?, true)", String.class, userId);
-        events.publish(new GenericDomainEventMessage<>(AGGREGATE_TYPE, ai.convo.contract.common.Ids.newId(), 0L, event));
+        events.publish(GenericEventMessage.asEventMessage(event));
     }
-
-    static final String AGGREGATE_TYPE = "LoginAttempt";
 
     /** Rows with no failure that still counts, no lock and no recent success tell nothing. */
     @Override

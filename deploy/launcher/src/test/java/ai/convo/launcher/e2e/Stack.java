@@ -21,12 +21,20 @@ import java.util.Map;
  */
 final class Stack implements AutoCloseable {
 
-    /** How many of each, whether query services read from a streaming replica, whether each gateway fronts all. */
+    /**
+     * How many of each, whether query services read from a streaming replica, whether each gateway fronts all, and
+     * whether the stack runs a PostgreSQL of its own (always with a read replica; else it may share the tests' one).
+     */
     record Layout(int commands, int queries, int gateways, boolean readReplica, boolean gatewaysFrontAll,
-                  Map<String, String> queryEnv) {
+                  Map<String, String> queryEnv, boolean ownDatabase) {
 
         Layout(int commands, int queries, int gateways) {
             this(commands, queries, gateways, false, false, Map.of());
+        }
+
+        Layout(int commands, int queries, int gateways, boolean readReplica, boolean gatewaysFrontAll,
+               Map<String, String> queryEnv) {
+            this(commands, queries, gateways, readReplica, gatewaysFrontAll, queryEnv, readReplica);
         }
     }
 
@@ -41,7 +49,7 @@ final class Stack implements AutoCloseable {
 
     final TestDatabase.Settings db;
     /** With a read replica: the primary and its standby, owned by this stack. */
-    final LocalPostgres primary;
+    LocalPostgres primary;
     final LocalPostgres standby;
     private final Path pgDirectory;
     private final Map<String, String> queryEnv;
@@ -57,6 +65,7 @@ final class Stack implements AutoCloseable {
     final int commandPort;
     final int queryPort;
     ServiceProcess query;
+    private final Layout layout;
 
     Stack() throws IOException {
         this(1, 1, 1);
@@ -72,15 +81,20 @@ final class Stack implements AutoCloseable {
         int gatewayCount = layout.gateways();
         logs = Files.createDirectories(home.resolve("deploy/launcher/target/e2e-logs"));
         queryEnv = new HashMap<>(layout.queryEnv());
-        if (layout.readReplica()) {
+        this.layout = layout;
+        if (layout.ownDatabase() || layout.readReplica()) {
             Path pg = pgDirectory = Files.createTempDirectory(Files.createDirectories(home.resolve("deploy/launcher/target")), "e2e-pg");
             Files.setPosixFilePermissions(pg, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
             primary = LocalPostgres.start(pg.resolve("primary"), 0, false);
             primary.createDatabaseIfMissing("convo");
-            standby = LocalPostgres.startStandby(primary, pg.resolve("standby"), 0, false);
             db = new TestDatabase.Settings(primary.host(), primary.port(), "convo", primary.user(), "");
-            queryEnv.put("DB_READ_HOST", standby.host());
-            queryEnv.put("DB_READ_PORT", Integer.toString(standby.port()));
+            if (layout.readReplica()) {
+                standby = LocalPostgres.startStandby(primary, pg.resolve("standby"), 0, false);
+                queryEnv.put("DB_READ_HOST", standby.host());
+                queryEnv.put("DB_READ_PORT", Integer.toString(standby.port()));
+            } else {
+                standby = null;
+            }
         } else {
             primary = null;
             standby = null;
@@ -105,15 +119,7 @@ final class Stack implements AutoCloseable {
             }
             for (int i = 0; i < gatewayCount; i++) {
                 gatewayPorts.add(freePort());
-                Map<String, String> env = new HashMap<>();
-                env.put("SERVER_PORT", Integer.toString(gatewayPorts.get(i)));
-                env.put("COMMAND_SERVICE_URI", layout.gatewaysFrontAll() ? uris(commandPorts)
-                        : "http://127.0.0.1:" + commandPorts.get(i % commandCount));
-                env.put("QUERY_SERVICE_URI", layout.gatewaysFrontAll() ? uris(queryPorts)
-                        : "http://127.0.0.1:" + queryPorts.get(i % queryCount));
-                gateways.add(ServiceProcess.start("gateway-" + i,
-                        home.resolve("deploy/gateway/target/gateway-" + VERSION + "-exec.jar"), env, JVM,
-                        logs.resolve("gateway-" + i + ".log")));
+                gateways.add(gatewayProcess(i));
             }
             for (int i = 0; i < gatewayCount; i++) {
                 gateways.get(i).awaitHealthy(health(gatewayPorts.get(i)), Duration.ofSeconds(120));
@@ -166,6 +172,36 @@ final class Stack implements AutoCloseable {
         started.awaitHealthy(health(commandPorts.get(index)), Duration.ofSeconds(120));
         commands.set(index, started);
         return started;
+    }
+
+    /** Restarts a gateway after a kill; answers once it is healthy. */
+    ServiceProcess startGateway(int index) throws IOException {
+        ServiceProcess started = gatewayProcess(index);
+        started.awaitHealthy(health(gatewayPorts.get(index)), Duration.ofSeconds(120));
+        gateways.set(index, started);
+        return started;
+    }
+
+    private ServiceProcess gatewayProcess(int index) throws IOException {
+        Map<String, String> env = new HashMap<>();
+        env.put("SERVER_PORT", Integer.toString(gatewayPorts.get(index)));
+        env.put("COMMAND_SERVICE_URI", layout.gatewaysFrontAll() ? uris(commandPorts)
+                : "http://127.0.0.1:" + commandPorts.get(index % commandPorts.size()));
+        env.put("QUERY_SERVICE_URI", layout.gatewaysFrontAll() ? uris(queryPorts)
+                : "http://127.0.0.1:" + queryPorts.get(index % queryPorts.size()));
+        return ServiceProcess.start("gateway-" + index,
+                home.resolve("deploy/gateway/target/gateway-" + VERSION + "-exec.jar"), env, JVM,
+                logs.resolve("gateway-" + index + ".log"));
+    }
+
+    /** Stops the stack's own PostgreSQL (fast shutdown: open transactions roll back); see {@link #startDatabase}. */
+    void stopDatabase() {
+        primary.close();
+    }
+
+    /** Starts the stack's own PostgreSQL again, on its port and data directory. */
+    void startDatabase() {
+        primary = LocalPostgres.start(pgDirectory.resolve("primary"), primary.port(), false);
     }
 
     private static String uris(List<Integer> ports) {
