@@ -63,6 +63,10 @@ class ProblemErrorHandler implements WebExceptionHandler, Ordered {
         response.getHeaders().set("X-Trace-Id", traceId);
         // Proxied responses carry the services' own CORS header; our own errors must carry one too.
         response.getHeaders().set("Access-Control-Allow-Origin", "*");
+        if (status == HttpStatus.SERVICE_UNAVAILABLE) {
+            // no replica of that side is reachable: one that restarts takes a few seconds
+            response.getHeaders().set("Retry-After", "1");
+        }
         DataBuffer buffer = response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8));
         return response.writeWith(Mono.just(buffer));
     }

@@ -50,6 +50,7 @@ class GatewayErrorTest {
         assertEquals(503, response.statusCode());
         assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElseThrow());
         assertEquals(List.of("*"), response.headers().allValues("Access-Control-Allow-Origin"));
+        assertEquals(List.of("1"), response.headers().allValues("Retry-After"));
         String traceId = response.headers().firstValue("X-Trace-Id").orElseThrow();
         assertTrue(traceId.matches("[0-9a-f]{32}"), traceId);
         String body = response.body();
