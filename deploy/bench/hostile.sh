@@ -10,8 +10,8 @@ SEED=${SEED:-$(date +%s)}
 status=0
 for module in command-service query-service; do
   ./mvnw -B -o verify -pl "$module" -Dit.test=none -Dtest=HostileCorpusTest -Dsurefire.failIfNoSpecifiedTests=false \
-      -DargLine="-Dcorpus.perRoute=$PER_ROUTE -Dcorpus.seed=$SEED" > "target-hostile-$module.log" 2>&1 || status=1
-  grep -a -E "^hostile corpus|^FINDING" "target-hostile-$module.log" || true
+      -DargLine="-Dcorpus.perRoute=$PER_ROUTE -Dcorpus.seed=$SEED" > "$module/target/hostile.log" 2>&1 || status=1
+  grep -a -E "^hostile corpus|^FINDING" "$module/target/hostile.log" || true
 done
-echo "seed $SEED, $PER_ROUTE requests per route; logs in target-hostile-*.log"
+echo "seed $SEED, $PER_ROUTE requests per route; logs in command-service/target/hostile.log, query-service/target/hostile.log"
 exit $status

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
  * The fault matrix (deploy/fault-matrix.sh; not part of the build's tests): one gateway, one command and one query
  * service on a PostgreSQL of their own, under writes and reads through the gateway, while each kind of process is
  * SIGKILLed and restarted, and PostgreSQL is stopped for OUTAGE seconds and started again. For every fault it reports
- * what clients got from the fault until the process is back and writes and reads work again (answers by status, 503s
- * requests with no HTTP answer, the longest request) and how long recovery took; at the end, that every acknowledged
- * write is there. It fails on any 5xx but a 503 with Retry-After, on a request slower than the bound, and on a lost
- * acknowledged write.
+ * what clients got until the process is back and writes and reads work again (answers by status, 503s with
+ * Retry-After, 502s of requests in flight at a kill, requests with no HTTP answer, the longest request) and how long
+ * that took; at the end, that every acknowledged write is there. It fails on any other 5xx, on a request slower than
+ * the bound, and on a lost acknowledged write.
  */
 class FaultMatrixBench {
 
