@@ -16,9 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The exportIntents task: the flow's intents with their example sentences in one locale, read at one consistent
@@ -33,15 +30,11 @@ class ExportIntentsWork implements TaskWork {
     private final ProjectCapture capture;
     private final FlowLookup flows;
     private final JdbcTemplate jdbc;
-    private final TransactionTemplate consistentRead;
 
-    ExportIntentsWork(ProjectCapture capture, FlowLookup flows, JdbcTemplate jdbc, PlatformTransactionManager transactions) {
+    ExportIntentsWork(ProjectCapture capture, FlowLookup flows, JdbcTemplate jdbc) {
         this.capture = capture;
         this.flows = flows;
         this.jdbc = jdbc;
-        this.consistentRead = new TransactionTemplate(transactions);
-        consistentRead.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
-        consistentRead.setReadOnly(true);
     }
 
     @Override
@@ -61,7 +54,7 @@ class ExportIntentsWork implements TaskWork {
         } catch (DomainException gone) {
             throw new TaskFailedException("Flow " + flowId + " no longer exists; nothing was exported.");
         }
-        List<FlowIntent> intents = consistentRead.execute(status -> capture.intentsOf(flowId));
+        List<FlowIntent> intents = capture.intentsOf(flowId);
         byte[] file = IntentFile.write(format, entries(intents, localeId));
         long now = Clock.nowSeconds();
         jdbc.update("DELETE FROM cmd_intent_export WHERE made_at < ?", now - KEEP_SECONDS);

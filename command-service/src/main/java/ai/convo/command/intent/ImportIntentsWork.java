@@ -11,9 +11,6 @@ import ai.convo.http.problem.ApiProblem;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The importIntents task: the uploaded file (checked at upload, kept in cmd_intent_import) applied to the flow as
@@ -28,16 +25,11 @@ class ImportIntentsWork implements TaskWork {
     private final ProjectCapture capture;
     private final Commands commands;
     private final JdbcTemplate jdbc;
-    private final TransactionTemplate consistentRead;
 
-    ImportIntentsWork(ProjectCapture capture, Commands commands, JdbcTemplate jdbc,
-                      PlatformTransactionManager transactions) {
+    ImportIntentsWork(ProjectCapture capture, Commands commands, JdbcTemplate jdbc) {
         this.capture = capture;
         this.commands = commands;
         this.jdbc = jdbc;
-        this.consistentRead = new TransactionTemplate(transactions);
-        consistentRead.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
-        consistentRead.setReadOnly(true);
     }
 
     @Override
@@ -60,7 +52,7 @@ class ImportIntentsWork implements TaskWork {
             }
             List<IntentFile.Entry> entries = IntentFile.read(staged.get(0));
             IntentImportPlan.Plan plan = IntentImportPlan.build(entries,
-                    consistentRead.execute(status -> capture.intentsOf(flowId)), flowId, localeId, mode,
+                    capture.intentsOf(flowId), flowId, localeId, mode,
                     context.actor(), Clock.nowSeconds());
             context.stepDone(1);
             if (!plan.commands().isEmpty()) {

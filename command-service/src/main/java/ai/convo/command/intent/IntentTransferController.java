@@ -24,9 +24,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -55,18 +52,14 @@ class IntentTransferController {
     private final ProjectCapture capture;
     private final TaskRequests tasks;
     private final JdbcTemplate jdbc;
-    private final TransactionTemplate consistentRead;
 
     IntentTransferController(Commands commands, IntentLookup lookup, ProjectCapture capture, TaskRequests tasks,
-                             JdbcTemplate jdbc, PlatformTransactionManager transactions) {
+                             JdbcTemplate jdbc) {
         this.commands = commands;
         this.lookup = lookup;
         this.capture = capture;
         this.tasks = tasks;
         this.jdbc = jdbc;
-        this.consistentRead = new TransactionTemplate(transactions);
-        consistentRead.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
-        consistentRead.setReadOnly(true);
     }
 
     @PostMapping("/v2.0/flows/{flowId}/intents/export")
@@ -133,7 +126,7 @@ class IntentTransferController {
             return commands.blocking(() -> {
                 FlowLookup.Flow flow = flowWithLocale(flowId, localeId, actor);
                 // names, parents and cycles are checked against the flow now: a file that cannot apply is a 400
-                IntentImportPlan.build(entries, consistentRead.execute(status -> capture.intentsOf(flowId)), flowId,
+                IntentImportPlan.build(entries, capture.intentsOf(flowId), flowId,
                         localeId, mode, actor, Clock.nowSeconds());
                 return flow;
             }).flatMap(flow -> tasks.accept(exchange, media, ProjectId.of(flow.projectId()), taskId,

@@ -7,9 +7,6 @@ import ai.convo.command.web.Clock;
 import ai.convo.contract.snapshot.SnapshotId;
 import ai.convo.contract.snapshot.SnapshotRegistryId;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The createSnapshot task: captures the project at one consistent point (one REPEATABLE READ transaction over
@@ -24,14 +21,10 @@ class CreateSnapshotWork implements TaskWork {
 
     private final ProjectCapture capture;
     private final SnapshotCompletion completion;
-    private final TransactionTemplate consistentRead;
 
-    CreateSnapshotWork(ProjectCapture capture, SnapshotCompletion completion, PlatformTransactionManager transactions) {
+    CreateSnapshotWork(ProjectCapture capture, SnapshotCompletion completion) {
         this.capture = capture;
         this.completion = completion;
-        this.consistentRead = new TransactionTemplate(transactions);
-        consistentRead.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
-        consistentRead.setReadOnly(true);
     }
 
     @Override
@@ -46,8 +39,7 @@ class CreateSnapshotWork implements TaskWork {
         context.totalSteps(3);
         try {
             long capturedAt = Clock.nowSeconds();
-            ProjectCapture.Captured captured = consistentRead.execute(status ->
-                    capture.capture(context.projectId().value()));
+            ProjectCapture.Captured captured = capture.captureAtOnePoint(context.projectId().value());
             SnapshotContent content = ProjectCapture.toContent(captured);
             context.stepDone(1);
             byte[] bytes = SnapshotCodec.encode(content);

@@ -114,10 +114,21 @@ public class ProjectCapture {
 
     private final JdbcTemplate jdbc;
     private final StoredEvents storedEvents;
+    /** One REPEATABLE READ, read-only transaction: every read in it sees the same committed state. */
+    private final org.springframework.transaction.support.TransactionTemplate onePoint;
 
-    ProjectCapture(JdbcTemplate jdbc, StoredEvents storedEvents) {
+    ProjectCapture(JdbcTemplate jdbc, StoredEvents storedEvents,
+                   org.springframework.transaction.PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
         this.storedEvents = storedEvents;
+        this.onePoint = new org.springframework.transaction.support.TransactionTemplate(transactions);
+        onePoint.setIsolationLevel(org.springframework.transaction.TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        onePoint.setReadOnly(true);
+    }
+
+    /** {@link #capture}, in a transaction of its own at one consistent point. */
+    Captured captureAtOnePoint(String projectId) {
+        return onePoint.execute(status -> capture(projectId));
     }
 
     /** A row's events in today's shape (through the upcaster chain, as the event store reads them). */
@@ -130,12 +141,12 @@ public class ProjectCapture {
             + "payload_revision, payload FROM domain_event_entry WHERE aggregate_identifier IN ("
             + "SELECT intent_id FROM cmd_intent_lookup WHERE flow_id = ?) ORDER BY global_index";
 
-    /** The live intents of a flow, in creation order; call inside a transaction (REPEATABLE READ for one point). */
+    /** The live intents of a flow, in creation order, at one consistent point (a transaction of its own). */
     public List<FlowIntent> intentsOf(String flowId) {
         Captured captured = new Captured();
-        jdbc.query(FLOW_INTENT_EVENTS, row -> {
+        onePoint.executeWithoutResult(status -> jdbc.query(FLOW_INTENT_EVENTS, row -> {
             events(row).forEach(event -> fold(captured, event));
-        }, flowId);
+        }, flowId));
         return captured.intents.values().stream().map(i -> new FlowIntent(i.id, i.content,
                 i.sentences.entrySet().stream().map(s -> new FlowSentence(s.getKey(), s.getValue().localeReference(),
                         s.getValue().text())).toList())).toList();
