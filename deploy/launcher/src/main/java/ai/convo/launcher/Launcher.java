@@ -131,6 +131,7 @@ public final class Launcher {
         env.putAll(BootstrapCredentials.resolve(this.env, settings.dataDir().resolve("bootstrap.env")).asEnv());
         env.put("AXONIQ_UPDATE_CHECKER_DISABLED", "true");
         env.put("SERVER_PORT", "0");
+        env.put("MANAGEMENT_PORT", "0");
         env.put("APP_REBUILD_NOW", projections);
         env.put("APP_REBUILD_REQUIRE_IDENTICAL", Boolean.toString(identical));
         query = ServiceProcess.start("query-service", serviceJar("query-service"), env, JVM_ARGS,
@@ -197,9 +198,12 @@ public final class Launcher {
             throws IOException {
         Map<String, String> serviceEnv = new HashMap<>(common);
         serviceEnv.put("SERVER_PORT", Integer.toString(port));
+        // health, readiness and metrics: the service's port + 1000 (9081, 9082 by default)
+        serviceEnv.put("MANAGEMENT_PORT", Integer.toString(port + 1000));
         ServiceProcess service = ServiceProcess.start(name, jar, serviceEnv, JVM_ARGS,
                 settings.logDir().resolve(name + ".log"));
-        System.out.println("Started " + service + " on port " + port + ", log " + service.logFile());
+        System.out.println("Started " + service + " on port " + port + " (management " + (port + 1000) + "), log "
+                + service.logFile());
         return service;
     }
 

@@ -139,6 +139,11 @@ public class HttpConfiguration implements WebFluxConfigurer {
                 BearerTokens.decoder(new BearerTokens.Settings(ccJwks, ccKey, ccIssuer, ccAudience)),
                 loginGuard.getIfAvailable());
         return http
+                // The management endpoints live on a port of their own (management.server.port); on the API port
+                // nothing answers there (404), so the API's credentials neither guard nor reach them.
+                .securityMatcher(new org.springframework.security.web.server.util.matcher.NegatedServerWebExchangeMatcher(
+                        org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers.pathMatchers(
+                                "/actuator", "/actuator/**")))
                 .csrf(ServerHttpSecurity.CsrfSpec::disable)
                 .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
                 .formLogin(ServerHttpSecurity.FormLoginSpec::disable)

@@ -99,6 +99,12 @@ public class PersistenceConfiguration {
                 .migrate();
     }
 
+    /** The readiness check of every service: its database answers (health group readiness: "database"). */
+    @Bean
+    public DatabaseHealth databaseHealthIndicator(JdbcTemplate jdbc) {
+        return new DatabaseHealth(jdbc);
+    }
+
     /** Batches the writes a caller marks as not needing their row count (projections; see BatchingJdbcTemplate). */
     @Bean
     public BatchingJdbcTemplate jdbcTemplate(DataSource dataSource) {

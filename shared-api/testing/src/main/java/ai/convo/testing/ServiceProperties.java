@@ -23,6 +23,8 @@ public final class ServiceProperties {
         properties.put("app.security.bearer.issuer", TestTokens.BEARER_ISSUER);
         properties.put("app.security.contact-center.public-key", TestTokens.contactCenterPublicKeyPem());
         properties.put("app.security.contact-center.issuer", TestTokens.CONTACT_CENTER_ISSUER);
+        // a management port of its own for every test context (several run in one JVM)
+        properties.put("management.server.port", 0);
         properties.forEach((name, value) -> registry.accept(name, () -> value));
     }
 }

@@ -211,6 +211,8 @@ final class Stack implements AutoCloseable {
     private ServiceProcess start(String name, String jar, int port, Map<String, String> extra) throws IOException {
         Map<String, String> env = new HashMap<>(extra);
         env.put("SERVER_PORT", Integer.toString(port));
+        // several replicas of a service on one host: a management port of its own each
+        env.put("MANAGEMENT_PORT", "0");
         env.put("DB_HOST", db.host());
         env.put("DB_PORT", Integer.toString(db.port()));
         env.put("DB_NAME", db.database());
