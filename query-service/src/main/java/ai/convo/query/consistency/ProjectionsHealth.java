@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 /**
  * A query replica's readiness (health group {@code readiness}: "projections") and its projection lag: the newest
  * event in the log against what every projection of this replica has processed (ProjectionProgress). Ready while the
- * lag is at most {@code APP_READINESS_MAX_LAG} events (100); the metric {@code convo_projections_lag_events} is that
+ * lag is at most {@code APP_READINESS_MAXLAG} events (100); the metric {@code convo_projections_lag_events} is that
  * lag, refreshed every second.
  */
 @Component("projectionsHealthIndicator")
