@@ -185,6 +185,7 @@ final class Stack implements AutoCloseable {
     private ServiceProcess gatewayProcess(int index) throws IOException {
         Map<String, String> env = new HashMap<>();
         env.put("SERVER_PORT", Integer.toString(gatewayPorts.get(index)));
+        env.put("MANAGEMENT_PORT", "0");
         env.put("COMMAND_SERVICE_URI", layout.gatewaysFrontAll() ? uris(commandPorts)
                 : "http://127.0.0.1:" + commandPorts.get(index % commandPorts.size()));
         env.put("QUERY_SERVICE_URI", layout.gatewaysFrontAll() ? uris(queryPorts)
