@@ -36,10 +36,23 @@ public class ProjectionsHealth extends Periodic implements HealthIndicator {
                 .register(meters);
     }
 
+    /** The log's head, and (asking whether it is reached) what every projection has processed, every second. */
     @Override
     protected void runOnce() {
         Long newest = jdbc.queryForObject("SELECT coalesce(max(global_index), 0) FROM domain_event_entry", Long.class);
         head.set(newest == null ? 0 : newest);
+        progress.reached(head.get()).block(Duration.ofSeconds(5));
+    }
+
+    /** Measured once before the first probe can ask, then every second. */
+    @Override
+    public synchronized void start() {
+        try {
+            runOnce();
+        } catch (RuntimeException notYet) {
+            // measured again in a second; until then readiness says so
+        }
+        super.start();
     }
 
     long lag() {
@@ -50,7 +63,7 @@ public class ProjectionsHealth extends Periodic implements HealthIndicator {
     @Override
     public Health health() {
         if (head.get() < 0) {
-            runOnce();
+            return Health.outOfService().withDetail("lagEvents", "not measured yet").build();
         }
         long lag = lag();
         return (lag <= maxLag ? Health.up() : Health.outOfService()).withDetail("lagEvents", lag)
