@@ -121,22 +121,27 @@ class IntentTransferController {
                         + String.join(", ", IntentImportPlan.MODES)));
             }
             byte[] file = form.file();
-            List<IntentFile.Entry> entries = IntentFile.read(file);
             TaskId taskId = TaskId.generate();
+            // reading up to 2 MiB of CSV or JSON is work for a worker thread, as are the checks against the flow
             return commands.blocking(() -> {
+                List<IntentFile.Entry> entries = IntentFile.read(file);
                 FlowLookup.Flow flow = flowWithLocale(flowId, localeId, actor);
                 // names, parents and cycles are checked against the flow now: a file that cannot apply is a 400
                 IntentImportPlan.build(entries, capture.intentsOf(flowId), flowId,
                         localeId, mode, actor, Clock.nowSeconds());
-                return flow;
-            }).flatMap(flow -> tasks.accept(exchange, media, ProjectId.of(flow.projectId()), taskId,
+                return new Checked(flow, entries.size());
+            }).flatMap(checked -> tasks.accept(exchange, media, ProjectId.of(checked.flow().projectId()), taskId,
                     ImportIntentsWork.TYPE, withCount(parameters("flowId", flowId, "localeId", localeId, "mode", mode),
-                            entries.size()), actor, () -> {
+                            checked.intents()), actor, () -> {
                         jdbc.update("INSERT INTO cmd_intent_import (task_id, content) VALUES (?, ?) "
                                 + "ON CONFLICT (task_id) DO NOTHING", taskId.value(), file);
                         return null;
                     }));
         });
+    }
+
+    /** An uploaded file that applies to the flow, and how many intents it holds. */
+    private record Checked(FlowLookup.Flow flow, int intents) {
     }
 
     private FlowLookup.Flow flowWithLocale(String flowId, String localeId, Actor actor) {
