@@ -3,5 +3,6 @@
 # With arguments, runs a launcher command instead, e.g. `rebuild all --require-identical` on a stopped system.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-./mvnw -B -q -DskipTests package
+# the jars only: the images (on by default in a build, see the README) are not what runs here
+./mvnw -B -q -DskipTests -DskipImages package
 exec java -Dconvo.home="$PWD" -jar deploy/launcher/target/launcher-0.1.0-SNAPSHOT-exec.jar "$@"
