@@ -2,6 +2,7 @@ package ai.convo.command.task;
 
 import java.util.List;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -26,6 +27,11 @@ class TaskExecution {
                           @Value("${app.tasks.shutdown-grace-ms:5000}") long shutdownGraceMillis) {
         return new TaskRunner(runs, gateway, works,
                 new TaskRunner.Settings(leaseMillis, pollMillis, threads, maxAttempts, shutdownGraceMillis));
+    }
+
+    @Bean
+    TaskMetrics taskMetrics(TaskRuns runs, ObjectProvider<TaskRunner> runner) {
+        return new TaskMetrics(runs, runner);
     }
 
     @Bean

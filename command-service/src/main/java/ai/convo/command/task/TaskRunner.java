@@ -77,6 +77,11 @@ class TaskRunner {
     private volatile boolean stopped;
     private volatile boolean dead;
 
+    /** Tasks running on this runner now (a metric). */
+    int runningCount() {
+        return running.size();
+    }
+
     TaskRunner(TaskRuns runs, CommandGateway gateway, Collection<TaskWork> works, Settings settings) {
         this.runnerId = ManagementFactory.getRuntimeMXBean().getName() + "/" + INSTANCES.incrementAndGet() + "/"
                 + Long.toHexString(System.nanoTime());

@@ -65,6 +65,13 @@ class TaskRuns {
                 taskId).stream().findFirst();
     }
 
+    /** Unfinished tasks: {without a live lease (waiting for a runner), with one (a runner holds it)}. */
+    long[] openCounts() {
+        return jdbc.queryForObject("SELECT count(*) FILTER (WHERE lease_until IS NULL OR lease_until < now()), "
+                + "count(*) FILTER (WHERE lease_until >= now()) FROM task_run WHERE status IN " + OPEN,
+                (rs, i) -> new long[] {rs.getLong(1), rs.getLong(2)});
+    }
+
     /** Gives back the leases of a runner that stops in good order, so another runner need not wait for them to expire. */
     int release(String runnerId) {
         return jdbc.update("UPDATE task_run SET lease_until = now() WHERE runner_id = ? AND status IN " + OPEN, runnerId);

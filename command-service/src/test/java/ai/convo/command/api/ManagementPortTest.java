@@ -24,6 +24,13 @@ class ManagementPortTest extends ApiTestBase {
         return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The value of the one sample {@code series} names in a Prometheus scrape. */
+    static double value(String scrape, String series) {
+        return scrape.lines().filter(line -> line.startsWith(series + " ")).findFirst()
+                .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
+                .orElseThrow(() -> new AssertionError(series + " is not in the scrape"));
+    }
+
     @Test
     void givenTheManagementPort_thenLivenessReadinessAndMetricsAnswerAndTheApiPortHasNoneOfThem() throws Exception {
         // given: a command run, so its latency is measured
@@ -38,6 +45,13 @@ class ManagementPortTest extends ApiTestBase {
         String metrics = get(management, "/actuator/prometheus", null).body();
         assertThat(metrics).contains("convo_commands_seconds_count{command=\"CreateProjectCommand\",outcome=\"done\"}",
                 "http_server_requests_seconds_count");
+        // and: the pools, the task runner and the segments this replica holds
+        assertThat(value(metrics, "convo_db_pool_connections{pool=\"jdbc\",state=\"max\"}")).isPositive();
+        assertThat(value(metrics, "convo_db_pool_connections{pool=\"r2dbc\",state=\"max\"}")).isPositive();
+        assertThat(value(metrics, "convo_db_pool_connections{pool=\"jdbc\",state=\"active\"}")).isNotNegative();
+        assertThat(value(metrics, "convo_tasks_open{state=\"queued\"}")).isNotNegative();
+        assertThat(value(metrics, "convo_tasks_open{state=\"leased\"}")).isNotNegative();
+        assertThat(value(metrics, "convo_tasks_running")).isNotNegative();
         // and: the API port has none of it, a valid key or not
         assertThat(get(api, "/actuator/health", ADMIN_KEY).statusCode()).isEqualTo(404);
         assertThat(get(api, "/actuator/prometheus", null).statusCode()).isEqualTo(404);

@@ -4,8 +4,10 @@ import ai.convo.http.media.Renderer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,6 +21,7 @@ import ai.convo.query.web.ReadModel;
 import ai.convo.query.web.ReadModelDatabase;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
@@ -104,6 +107,31 @@ public class ProjectionProgress {
                     .forEach(status -> segments.add(covered(status))));
             return decide(segments, position);
         }
+        // Read every row before deciding: stopping early would cancel the query in flight.
+        return segments(processors).collectList().flatMap(segments -> decide(segments, position));
+    }
+
+    /**
+     * Each processor's position (for its lag): the lowest position up to which all of its segments processed every
+     * event, whichever replica holds them. Empty when nothing is stored yet.
+     */
+    public Mono<Map<String, Long>> positions() {
+        List<PooledStreamingEventProcessor> processors = processors();
+        if (processors.isEmpty()) {
+            return Mono.just(Map.of());
+        }
+        return segments(processors).collectList().map(segments -> {
+            Map<String, Long> positions = new TreeMap<>();
+            for (Covered segment : segments) {
+                String processor = segment.name().substring(0, segment.name().lastIndexOf('['));
+                positions.merge(processor, segment.safe(), Math::min);
+            }
+            return positions;
+        });
+    }
+
+    /** Every segment of {@code processors}, named "processor[segment]": held ones in memory, the others stored. */
+    private Flux<Covered> segments(List<PooledStreamingEventProcessor> processors) {
         List<String> names = processors.stream().map(PooledStreamingEventProcessor::getName).toList();
         return db.sql("SELECT t.processor_name, t.segment, t.token, p.idx, p.gaps FROM token_entry t "
                         + "LEFT JOIN segment_progress p ON p.processor_name = t.processor_name AND p.segment = t.segment "
@@ -113,10 +141,7 @@ public class ProjectionProgress {
                         row.get("segment", Integer.class), row.get("token", byte[].class),
                         published(row.get("idx", Long.class), row.get("gaps", Long[].class))),
                         row.get("processor_name", String.class) + "[" + row.get("segment", Integer.class) + "]"))
-                .all()
-                // Read every row before deciding: stopping early would cancel the query in flight.
-                .collectList()
-                .flatMap(segments -> decide(segments, position));
+                .all();
     }
 
     /**

@@ -2,9 +2,12 @@ package ai.convo.query.consistency;
 
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.problem.ApiProblem;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -37,14 +40,27 @@ public class ReadYourWrites {
     private final ProjectionProgress progress;
     private final Duration maxWait;
     private final boolean perPrincipal;
+    /** How long reads waited for their principal's writes: none (already projected), reached, gave_up (a 503). */
+    private final Timer notWaited;
+    private final Timer reachedAfterWait;
+    private final Timer gaveUp;
 
-    public ReadYourWrites(LatestWrites latest, ProjectionProgress progress,
+    public ReadYourWrites(LatestWrites latest, ProjectionProgress progress, MeterRegistry meters,
                           @Value("${app.consistency.max-wait:5s}") Duration maxWait,
                           @Value("${app.consistency.per-principal:true}") boolean perPrincipal) {
         this.latest = latest;
         this.progress = progress;
         this.maxWait = maxWait;
         this.perPrincipal = perPrincipal;
+        this.notWaited = waits(meters, "none");
+        this.reachedAfterWait = waits(meters, "reached");
+        this.gaveUp = waits(meters, "gave_up");
+    }
+
+    private static Timer waits(MeterRegistry meters, String outcome) {
+        return Timer.builder("convo.reads.waited").tag("outcome", outcome)
+                .description("How long a read waited for the projections to reflect its principal's latest writes")
+                .register(meters);
     }
 
     /** What this request was made to reflect (nothing when it was not awaited). */
@@ -82,13 +98,16 @@ public class ReadYourWrites {
             }
             if (position <= progress.safe()) {
                 reached(exchange, asked);
+                notWaited.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 return Mono.<Void>empty();
             }
             return progress.await(position, started + maxWait.toNanos()).flatMap(done -> {
                 if (!done) {
+                    gaveUp.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                     return Mono.error(catchingUp(position));
                 }
                 reached(exchange, asked);
+                reachedAfterWait.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 double waited = (System.nanoTime() - started) / 1_000_000.0;
                 exchange.getResponse().getHeaders().add("Server-Timing",
                         String.format(java.util.Locale.ROOT, "ryw;dur=%.1f", waited));

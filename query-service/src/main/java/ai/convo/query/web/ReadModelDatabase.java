@@ -2,12 +2,15 @@ package ai.convo.query.web;
 
 import ai.convo.persistence.DatabaseSettings;
 import ai.convo.persistence.PersistenceConfiguration;
+import ai.convo.persistence.PersistenceMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.ConnectionPoolConfiguration;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -47,7 +50,8 @@ public class ReadModelDatabase implements DisposableBean {
 
     @Bean
     @ReadModel
-    public DatabaseClient readModelClient(DatabaseClient primary, LoopResources r2dbcLoops) {
+    public DatabaseClient readModelClient(DatabaseClient primary, LoopResources r2dbcLoops,
+                                          ObjectProvider<MeterRegistry> meters) {
         if (replica == null) {
             return primary;
         }
@@ -58,6 +62,7 @@ public class ReadModelDatabase implements DisposableBean {
                 .maxSize(replica.r2dbcPoolSize())
                 .maxIdleTime(Duration.ofMinutes(5))
                 .build());
+        meters.ifAvailable(registry -> PersistenceMetrics.r2dbc(registry, pool, "r2dbc-read"));
         return DatabaseClient.create(pool);
     }
 

@@ -18,6 +18,13 @@ class ManagementPortTest extends QueryTestBase {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    private static double value(String scrape, String series) {
+        return scrape.lines().filter(line -> line.startsWith(series + " ")).findFirst()
+                .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
+                .orElseThrow(() -> new AssertionError(series + " is not in the scrape:\n" + scrape.lines()
+                        .filter(line -> line.startsWith("convo_")).toList()));
+    }
+
     @Test
     void givenTheManagementPort_thenReadinessNamesDatabaseAndProjectionsAndTheLagIsAMetric() throws Exception {
         int management = Integer.parseInt(environment.getProperty("local.management.port"));
@@ -26,7 +33,19 @@ class ManagementPortTest extends QueryTestBase {
         assertThat(readiness.statusCode()).isEqualTo(200);
         assertThat(readiness.body()).contains("\"database\":{\"status\":\"UP\"}", "\"projections\":{\"details\"",
                 "\"maxLagEvents\":100");
-        assertThat(get(management, "/actuator/prometheus").body()).contains("convo_projections_lag_events ");
+        // a read, so the wait for its principal's writes is measured
+        Caller caller = newOrganisation();
+        http.get().uri("/v2.0/projects").header("X-API-Key", caller.apiKey()).exchange().expectStatus().isOk();
+        String metrics = get(management, "/actuator/prometheus").body();
+        // the lag of each processor, in events and in time, measured every second
+        assertThat(value(metrics, "convo_projections_lag_events{processor=\"tokens\"}")).isNotNegative();
+        assertThat(value(metrics, "convo_projections_lag_age_seconds{processor=\"tokens\"}")).isNotNegative();
+        // this replica holds every segment of every processor (it is the only one)
+        assertThat(value(metrics, "convo_events_segments_claimed{processor=\"tokens\"}")).isPositive();
+        assertThat(value(metrics, "convo_reads_waited_seconds_count{outcome=\"none\"}")
+                + value(metrics, "convo_reads_waited_seconds_count{outcome=\"reached\"}")).isPositive();
+        assertThat(value(metrics, "convo_db_pool_connections{pool=\"r2dbc\",state=\"max\"}")).isPositive();
+        assertThat(value(metrics, "convo_db_pool_connections{pool=\"jdbc\",state=\"idle\"}")).isNotNegative();
         assertThat(get(api, "/actuator/health").statusCode()).isEqualTo(404);
     }
 }

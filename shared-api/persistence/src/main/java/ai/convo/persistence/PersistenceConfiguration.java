@@ -13,6 +13,7 @@ import io.r2dbc.spi.ConnectionFactory;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
@@ -134,6 +135,12 @@ public class PersistenceConfiguration {
                 .maxSize(settings.r2dbcPoolSize())
                 .maxIdleTime(Duration.ofMinutes(5))
                 .build());
+    }
+
+    @Bean
+    public PersistenceMetrics persistenceMetrics(HikariDataSource dataSource, ConnectionPool connectionFactory,
+                                                 EventProcessingConfiguration processing) {
+        return new PersistenceMetrics(dataSource, connectionFactory, processing);
     }
 
     /** Unpooled R2DBC connections to the database, on the driver's own loops. */
