@@ -1,10 +1,17 @@
 package ai.convo.edge;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.util.AttributeKey;
+import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.TimeUnit;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import reactor.netty.NettyPipeline;
@@ -16,11 +23,19 @@ import reactor.netty.http.server.HttpServer;
  * those answers the problem body every other error has (with CORS and a trace id); nothing else is touched: an
  * application response (it has a trace id) is never touched. Every server of the system installs it: the gateway, and
  * each service on its own port.
+ * <p>
+ * Such a connection is then closed the lingering way: the answer is written, the server's side shut down, and what
+ * the client still sends is read and dropped for up to {@link #LINGER_MILLIS} before the close. Closing at once with
+ * the rest of an oversized request unread makes the kernel reset the connection, and a client still sending it
+ * then gets "connection reset" instead of the answer (native epoll did so every time; NIO now and then).
  */
 @ChannelHandler.Sharable
-public final class NettyRefusals extends ChannelOutboundHandlerAdapter {
+public final class NettyRefusals extends ChannelDuplexHandler {
 
     private static final NettyRefusals HANDLER = new NettyRefusals();
+    static final long LINGER_MILLIS = 2_000;
+    /** The write of a refusal this handler answered on the channel, which its close waits for. */
+    private static final AttributeKey<ChannelFuture> REFUSAL = AttributeKey.valueOf("convo.nettyRefusal");
 
     private NettyRefusals() {
     }
@@ -59,10 +74,46 @@ public final class NettyRefusals extends ChannelOutboundHandlerAdapter {
                         .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
                         .set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, "*")
                         .set("X-Trace-Id", traceId);
+                ctx.channel().attr(REFUSAL).set(promise);
                 ctx.write(problem, promise);
                 return;
             }
         }
         ctx.write(msg, promise);
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        Channel channel = ctx.channel();
+        ChannelFuture refusal = channel.attr(REFUSAL).getAndSet(null);
+        if (refusal == null || !(channel instanceof DuplexChannel duplex) || !channel.isActive()) {
+            ctx.close(promise);
+            return;
+        }
+        ctx.flush();
+        // Shutting the output down fails writes still queued: only once the answer is out.
+        refusal.addListener(written -> duplex.shutdownOutput().addListener(shut -> {
+            channel.pipeline().addFirst("lingeringDiscard", Discard.INSTANCE);
+            channel.config().setAutoRead(true);
+            channel.read();
+            channel.eventLoop().schedule(() -> {
+                if (channel.isOpen()) {
+                    ctx.close(promise);
+                }
+            }, LINGER_MILLIS, TimeUnit.MILLISECONDS);
+            // The client closing (or the connection breaking) ends the lingering before the deadline.
+            channel.closeFuture().addListener(closed -> promise.trySuccess());
+        }));
+    }
+
+    /** Drops whatever a refused client still sends while the connection lingers. */
+    @ChannelHandler.Sharable
+    private static final class Discard extends ChannelInboundHandlerAdapter {
+        static final Discard INSTANCE = new Discard();
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
     }
 }
