@@ -6,11 +6,13 @@
 # same-round ratios (tokens / bare, commands / ceiling).
 #   ENV_A="MANAGEMENT_OBSERVATIONS_ENABLE_SPRING_SECURITY=true MANAGEMENT_METRICS_OBSERVATIONS_IGNORED_METERS=" \
 #   ENV_B="" ROUNDS=3 deploy/bench/ab.sh
+# WARMUP (60 s) is per target on each fresh stack: with 20 s, C2 was still compiling in all three JVMs during the
+# measured commands, and they came out at a third to a half of the warm rate (this machine, 2 cores).
 # Needs wrk, pgbench, psql and the built jars (./mvnw -B install -DskipTests -DskipImages).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-ROUNDS=${ROUNDS:-3}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-10}; CONNECTIONS=${CONNECTIONS:-32}
-BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-ab.XXXXXX)}
+ROUNDS=${ROUNDS:-3}; WARMUP=${WARMUP:-60}; DURATION=${DURATION:-10}; CONNECTIONS=${CONNECTIONS:-32}
+BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-ab.XXXXXX)}; mkdir -p "$BENCH_DIR"
 PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432; BASELINE_PORT=18090
 LAUNCHER=deploy/launcher/target/launcher-0.1.0-SNAPSHOT-exec.jar
 BASELINE_JAR=deploy/baseline/target/baseline-0.1.0-SNAPSHOT-exec.jar
