@@ -24,10 +24,11 @@ import reactor.netty.http.server.HttpServer;
  * application response (it has a trace id) is never touched. Every server of the system installs it: the gateway, and
  * each service on its own port.
  * <p>
- * Such a connection is then closed the lingering way: the answer is written, the server's side shut down, and what
- * the client still sends is read and dropped for up to {@link #LINGER_MILLIS} before the close. Closing at once with
- * the rest of an oversized request unread makes the kernel reset the connection, and a client still sending it
- * then gets "connection reset" instead of the answer (native epoll did so every time; NIO now and then).
+ * Every connection the server closes is closed the lingering way: what was written goes out, the server's side is shut
+ * down, and what the client still sends is read and dropped for up to {@link #LINGER_MILLIS} before the close.
+ * Closing at once with the rest of a request unread (an oversized one, or a body an early 401 or 415 never read) makes
+ * the kernel reset the connection, and a client still sending it then gets "connection reset" instead of the answer
+ * (on native epoll every time; on NIO now and then).
  */
 @ChannelHandler.Sharable
 public final class NettyRefusals extends ChannelDuplexHandler {
@@ -36,6 +37,7 @@ public final class NettyRefusals extends ChannelDuplexHandler {
     static final long LINGER_MILLIS = 2_000;
     /** The write of a refusal this handler answered on the channel, which its close waits for. */
     private static final AttributeKey<ChannelFuture> REFUSAL = AttributeKey.valueOf("convo.nettyRefusal");
+    private static final AttributeKey<Boolean> LINGERING = AttributeKey.valueOf("convo.lingering");
 
     private NettyRefusals() {
     }
@@ -82,20 +84,23 @@ public final class NettyRefusals extends ChannelDuplexHandler {
         ctx.write(msg, promise);
     }
 
+    /**
+     * Every close the server starts (a refusal, an answer to {@code Connection: close}, an error) lingers: a client may
+     * still be sending a body the server never read (an early 401, 413 or 415), and closing with it unread resets the
+     * connection, which can destroy the answer before the client reads it.
+     */
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
         Channel channel = ctx.channel();
         ChannelFuture refusal = channel.attr(REFUSAL).getAndSet(null);
-        if (refusal == null || !(channel instanceof DuplexChannel duplex) || !channel.isActive()) {
+        if (!(channel instanceof DuplexChannel duplex) || !channel.isActive() || duplex.isOutputShutdown()
+                || channel.attr(LINGERING).setIfAbsent(Boolean.TRUE) != null) {
             ctx.close(promise);
             return;
         }
-        ctx.flush();
-        // Shutting the output down fails writes still queued: only once the answer is out.
-        refusal.addListener(written -> duplex.shutdownOutput().addListener(shut -> {
-            channel.pipeline().addFirst("lingeringDiscard", Discard.INSTANCE);
-            channel.config().setAutoRead(true);
-            channel.read();
+        // Shutting the output down fails writes still queued: only once everything written is out.
+        ChannelFuture written = refusal != null ? refusal : ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
+        written.addListener(out -> duplex.shutdownOutput().addListener(shut -> {
             channel.eventLoop().schedule(() -> {
                 if (channel.isOpen()) {
                     ctx.close(promise);
@@ -103,6 +108,11 @@ public final class NettyRefusals extends ChannelDuplexHandler {
             }, LINGER_MILLIS, TimeUnit.MILLISECONDS);
             // The client closing (or the connection breaking) ends the lingering before the deadline.
             channel.closeFuture().addListener(closed -> promise.trySuccess());
+            if (channel.isActive()) {
+                channel.pipeline().addFirst("lingeringDiscard", Discard.INSTANCE);
+                channel.config().setAutoRead(true);
+                channel.read();
+            }
         }));
     }
 
