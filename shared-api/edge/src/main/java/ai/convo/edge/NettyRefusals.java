@@ -9,11 +9,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.TimeUnit;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 
@@ -35,8 +35,6 @@ public final class NettyRefusals extends ChannelDuplexHandler {
 
     private static final NettyRefusals HANDLER = new NettyRefusals();
     static final long LINGER_MILLIS = 2_000;
-    /** The write of a refusal this handler answered on the channel, which its close waits for. */
-    private static final AttributeKey<ChannelFuture> REFUSAL = AttributeKey.valueOf("convo.nettyRefusal");
     private static final AttributeKey<Boolean> LINGERING = AttributeKey.valueOf("convo.lingering");
 
     private NettyRefusals() {
@@ -76,7 +74,6 @@ public final class NettyRefusals extends ChannelDuplexHandler {
                         .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
                         .set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, "*")
                         .set("X-Trace-Id", traceId);
-                ctx.channel().attr(REFUSAL).set(promise);
                 ctx.write(problem, promise);
                 return;
             }
@@ -92,14 +89,14 @@ public final class NettyRefusals extends ChannelDuplexHandler {
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
         Channel channel = ctx.channel();
-        ChannelFuture refusal = channel.attr(REFUSAL).getAndSet(null);
         if (!(channel instanceof DuplexChannel duplex) || !channel.isActive() || duplex.isOutputShutdown()
                 || channel.attr(LINGERING).setIfAbsent(Boolean.TRUE) != null) {
             ctx.close(promise);
             return;
         }
-        // Shutting the output down fails writes still queued: only once everything written is out.
-        ChannelFuture written = refusal != null ? refusal : ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
+        // Shutting the output down fails writes still queued: only once everything written is out (writes are
+        // ordered, so this empty one completes after them).
+        ChannelFuture written = ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
         written.addListener(out -> duplex.shutdownOutput().addListener(shut -> {
             channel.eventLoop().schedule(() -> {
                 if (channel.isOpen()) {
@@ -116,7 +113,7 @@ public final class NettyRefusals extends ChannelDuplexHandler {
         }));
     }
 
-    /** Drops whatever a refused client still sends while the connection lingers. */
+    /** Drops whatever the client still sends while the connection lingers. */
     @ChannelHandler.Sharable
     private static final class Discard extends ChannelInboundHandlerAdapter {
         static final Discard INSTANCE = new Discard();
