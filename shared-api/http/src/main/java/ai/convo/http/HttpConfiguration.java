@@ -107,6 +107,17 @@ public class HttpConfiguration implements WebFluxConfigurer {
         return new ProblemExceptionHandler();
     }
 
+    /**
+     * No observation of Spring Security's own filters, authentication or authorization. Turning them off in
+     * management.observations still wraps every filter of the chain in a no-op observation on every request
+     * (about a tenth of a cached read's CPU); this keeps Spring Security from wrapping at all. The request as a whole
+     * is still observed (http.server.requests).
+     */
+    @Bean
+    static org.springframework.security.config.observation.SecurityObservationSettings securityObservations() {
+        return org.springframework.security.config.observation.SecurityObservationSettings.noObservations();
+    }
+
     /** Picked up by Spring Security's filter chain proxy in place of its default firewall. */
     @Bean
     ServerWebExchangeFirewall firewall() {

@@ -112,50 +112,52 @@ public class KeysetLists {
         }
         String countSql = filter == null && scope.totalSql() != null ? scope.totalSql()
                 : "SELECT count(*) AS total FROM " + list.table() + " WHERE " + where;
+        if (parent != null) {
+            binds.putAll(parent.binds());
+        }
+        Map<String, Object> emptyPageBinds = new LinkedHashMap<>(binds);
         if (cursor != null) {
             where.append(" AND (").append(keyset(keys, forward, cursor.values(), binds)).append(')');
         }
-        StringBuilder page = new StringBuilder("SELECT *, 1 AS list_row");
+        String totalSql = "coalesce((SELECT t.total FROM (" + countSql + ") t LIMIT 1), 0)";
+        String visible = parent == null ? "TRUE" : "EXISTS (" + parent.existsSql() + ")";
+        // One statement: the rows, each with the total, and only while the parent is visible. PostgreSQL runs the
+        // total and the parent check once per statement (uncorrelated subqueries), the latter as a one-time filter.
+        StringBuilder page = new StringBuilder("SELECT ").append(totalSql).append(" AS list_total, *");
         for (int i = 0; i < keys.size(); i++) {
             page.append(", ").append(keys.get(i).column().sql()).append(" AS k").append(i);
         }
-        page.append(" FROM ").append(list.table()).append(" WHERE ").append(where).append(" ORDER BY ");
-        StringBuilder order = new StringBuilder();
+        page.append(" FROM ").append(list.table()).append(" WHERE ").append(where);
+        if (parent != null) {
+            page.append(" AND ").append(visible);
+        }
+        page.append(" ORDER BY ");
         for (int i = 0; i < keys.size(); i++) {
             String direction = keys.get(i).ascending() == forward ? " ASC" : " DESC";
             page.append(i == 0 ? "" : ", ").append(keys.get(i).column().sql()).append(direction);
-            order.append(i == 0 ? "" : ", ").append("p.k").append(i).append(direction);
         }
         page.append(" LIMIT ").append(request.limit() + 1);
         if (cursor == null && request.skip() > 0) {
             page.append(" OFFSET ").append(request.skip());
         }
-        if (parent != null) {
-            binds.putAll(parent.binds());
-        }
-        // One statement: whether the parent is visible, the total (0 when a kept count has no row), and the rows,
-        // which are only read when the parent is visible. With no row, one row of NULLs carries the first two.
-        String sql = "SELECT m.list_visible, m.list_total, p.* FROM (SELECT "
-                + (parent == null ? "TRUE" : "EXISTS (" + parent.existsSql() + ")") + " AS list_visible, "
-                + "coalesce((SELECT t.total FROM (" + countSql + ") t LIMIT 1), 0) AS list_total) m "
-                + "LEFT JOIN LATERAL (" + page + ") p ON m.list_visible ORDER BY " + order;
-        // Only the first row carries what the page needs once, and only the first and the limit-th row can bound a
+        // Only the first row carries the total the page needs, and only the first and the limit-th row can bound a
         // cursor (a row past the limit only says there is more): the rest are not decoded for it.
         int[] index = {0};
         int last = request.limit() - 1;
-        Mono<List<Fetched>> fetched = bind(rowsDb.sql(sql), binds)
+        Mono<List<Fetched>> rows = bind(rowsDb.sql(page.toString()), binds)
                 .map(row -> {
                     int i = index[0]++;
-                    boolean visible = i > 0 || Boolean.TRUE.equals(row.get("list_visible", Boolean.class));
-                    Long total = i == 0 ? row.get("list_total", Long.class) : null;
-                    if (row.get("list_row", Integer.class) == null) {
-                        return new Fetched(visible, total, null);
-                    }
-                    return new Fetched(visible, total, new Row(mapper.apply(row),
-                            i == 0 || i == last ? boundary(row, keys) : null));
+                    return new Fetched(true, i == 0 ? row.get("list_total", Long.class) : null,
+                            new Row(mapper.apply(row), i == 0 || i == last ? boundary(row, keys) : null));
                 })
                 .all()
                 .collectList();
+        // No row: a second, rare statement tells an empty page (with its total) from a parent the caller cannot see.
+        Mono<List<Fetched>> fetched = rows.flatMap(found -> !found.isEmpty() ? Mono.just(found)
+                : bind(rowsDb.sql("SELECT " + visible + " AS list_visible, " + totalSql + " AS list_total"), emptyPageBinds)
+                        .map(row -> List.of(new Fetched(Boolean.TRUE.equals(row.get("list_visible", Boolean.class)),
+                                row.get("list_total", Long.class), null)))
+                        .one());
         return fetched.flatMap(all -> {
             if (all.isEmpty() || !all.get(0).visible()) {
                 return Mono.error(ApiProblem.notFound((parent == null ? "The list" : parent.what()) + " does not exist."));
