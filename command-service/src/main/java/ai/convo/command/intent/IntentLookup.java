@@ -178,8 +178,11 @@ public class IntentLookup implements IntentDirectory {
 
     @EventHandler
     void on(LocaleUpdatedEvent event) {
-        jdbc.update("UPDATE cmd_intent_locale SET fallback_locale_id = ?, is_primary = ? WHERE locale_id = ?",
-                event.fallbackLocaleReference(), event.primary(), event.localeId());
+        // Most updates rename a locale: writing an unchanged row would still cost a new row version and its WAL.
+        jdbc.update("UPDATE cmd_intent_locale SET fallback_locale_id = ?, is_primary = ? WHERE locale_id = ? "
+                        + "AND (fallback_locale_id IS DISTINCT FROM ? OR is_primary IS DISTINCT FROM ?)",
+                event.fallbackLocaleReference(), event.primary(), event.localeId(), event.fallbackLocaleReference(),
+                event.primary());
     }
 
     @EventHandler

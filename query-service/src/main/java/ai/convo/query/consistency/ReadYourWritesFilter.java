@@ -4,7 +4,7 @@ import ai.convo.http.security.ApiPrincipal;
 import java.util.List;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.core.context.ReactiveSecurityContextHolder;
+import ai.convo.http.security.ApiAuthenticationFilter;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -31,12 +31,12 @@ public class ReadYourWritesFilter implements WebFilter, Ordered {
         if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
             return chain.filter(exchange);
         }
-        return ReactiveSecurityContextHolder.getContext()
-                .mapNotNull(context -> context.getAuthentication() != null
-                        && context.getAuthentication().getPrincipal() instanceof ApiPrincipal principal
-                        ? principal.userId() : null)
-                .flatMap(userId -> consistency.await(exchange, List.of(userId)).thenReturn(true))
-                .then(Mono.defer(() -> chain.filter(exchange)));
+        // The principal the authentication filter put on the exchange (the one in the security context).
+        ApiPrincipal principal = ApiAuthenticationFilter.principal(exchange);
+        if (principal == null) {
+            return chain.filter(exchange);
+        }
+        return consistency.await(exchange, List.of(principal.userId())).then(Mono.defer(() -> chain.filter(exchange)));
     }
 
     @Override

@@ -67,6 +67,23 @@ class HandlerLookupTest extends QueryTestBase {
     }
 
     @Test
+    void aRouteOfFixedLengthIsOnlyTriedOnPathsOfThatLength() {
+        String path = "/new/v2.0/flows/0123456789abcdef01234567/intents";
+        List<RequestMappingInfo> candidates = mapping.candidateMappings(
+                MockServerWebExchange.from(MockServerHttpRequest.get(path)));
+        assertThat(candidates).isNotEmpty();
+        for (RequestMappingInfo candidate : candidates) {
+            // one of its patterns (a mapping may have several) is of any length or of this path's five segments
+            assertThat(candidate.getPatternsCondition().getPatterns()).as(candidate.toString()).anySatisfy(pattern ->
+                    assertThat(ai.convo.http.web.IndexedHandlerMapping.fixedSegments(pattern.getPatternString()))
+                            .isIn(-1, 5));
+        }
+        assertThat(mapping.getHandlerMethods().keySet().stream().flatMap(info -> info.getPatternsCondition()
+                .getPatterns().stream()).filter(pattern -> pattern.getPatternString().startsWith("/new/v2.0/flows/"))
+                .count()).isGreaterThan(candidates.size());
+    }
+
+    @Test
     void everyRouteIsFoundAsSpringFindsIt() {
         List<String> paths = new ArrayList<>();
         for (Map.Entry<RequestMappingInfo, HandlerMethod> route : mapping.getHandlerMethods().entrySet()) {

@@ -133,6 +133,13 @@ public class HttpConfiguration implements WebFluxConfigurer {
                         + "other control character, '..', ';' or '//'). " + rejected.getMessage()));
     }
 
+    /** Whether the path is /actuator or under it (what the patterns "/actuator" and "/actuator/**" match). */
+    static boolean actuator(org.springframework.web.server.ServerWebExchange exchange) {
+        var elements = exchange.getRequest().getPath().pathWithinApplication().elements();
+        return elements.size() >= 2 && elements.get(1) instanceof org.springframework.http.server.PathContainer.PathSegment
+                segment && segment.valueToMatch().equals("actuator");
+    }
+
     @Bean
     SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, IdentityStore identities,
                                        ObjectProvider<ai.convo.http.security.LoginGuard> loginGuard,
@@ -152,9 +159,11 @@ public class HttpConfiguration implements WebFluxConfigurer {
         return http
                 // The management endpoints live on a port of their own (management.server.port); on the API port
                 // nothing answers there (404), so the API's credentials neither guard nor reach them.
-                .securityMatcher(new org.springframework.security.web.server.util.matcher.NegatedServerWebExchangeMatcher(
-                        org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers.pathMatchers(
-                                "/actuator", "/actuator/**")))
+                // (A plain check: Spring Security's composed path matchers cost a Flux and an eagerly formatted debug
+                // message per request.)
+                .securityMatcher(exchange -> actuator(exchange)
+                        ? org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher.MatchResult.notMatch()
+                        : org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher.MatchResult.match())
                 .csrf(ServerHttpSecurity.CsrfSpec::disable)
                 .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
                 .formLogin(ServerHttpSecurity.FormLoginSpec::disable)

@@ -19,7 +19,8 @@ import org.springframework.web.util.pattern.PathPattern;
  * media types and pattern): a tenth of a cached read's CPU. Here only the mappings whose patterns start with the
  * same literal segments as the path are tried, with Spring's own matching and ordering. Whatever is not a single
  * clear match (no match, a tie, a CORS preflight) goes to Spring's full lookup, so its 404, 405, 406 and 415 answers
- * and its ambiguity errors are unchanged.
+ * and its ambiguity errors are unchanged. Mappings of a fixed number of segments are only tried on paths that have
+ * that many (the flows alone have nine mappings under one literal start).
  */
 public class IndexedHandlerMapping extends RequestMappingHandlerMapping {
 
@@ -49,7 +50,9 @@ public class IndexedHandlerMapping extends RequestMappingHandlerMapping {
             for (PathPattern pattern : patterns) {
                 List<String> literals = literalStart(pattern.getPatternString());
                 int k = Math.min(literals.size(), DEPTH);
-                List<Candidate> bucket = built.computeIfAbsent(key(literals, k), key -> new ArrayList<>());
+                int segments = fixedSegments(pattern.getPatternString());
+                String key = segments < 0 ? key(literals, k) : key(literals, k) + "#" + segments;
+                List<Candidate> bucket = built.computeIfAbsent(key, ignored -> new ArrayList<>());
                 if (bucket.stream().noneMatch(c -> c.info() == info)) {
                     bucket.add(new Candidate(info, handler, direct));
                 }
@@ -97,22 +100,39 @@ public class IndexedHandlerMapping extends RequestMappingHandlerMapping {
 
     private static List<Candidate> candidates(Map<String, List<Candidate>> current, ServerWebExchange exchange) {
         List<String> segments = new ArrayList<>(DEPTH);
+        int count = 0;
         for (PathContainer.Element element : exchange.getRequest().getPath().pathWithinApplication().elements()) {
-            if (segments.size() == DEPTH) {
-                break;
-            }
             if (element instanceof PathContainer.PathSegment segment) {
-                segments.add(segment.valueToMatch());
+                count++;
+                if (segments.size() < DEPTH) {
+                    segments.add(segment.valueToMatch());
+                }
             }
         }
         List<Candidate> candidates = new ArrayList<>();
         for (int k = 0; k <= segments.size(); k++) {
-            List<Candidate> bucket = current.get(key(segments, k));
+            String key = key(segments, k);
+            List<Candidate> bucket = current.get(key);
+            if (bucket != null) {
+                candidates.addAll(bucket);
+            }
+            bucket = current.get(key + "#" + count);
             if (bucket != null) {
                 candidates.addAll(bucket);
             }
         }
         return candidates;
+    }
+
+    /**
+     * How many path segments every path the pattern matches has, or -1 when that varies ({@code **}, {@code {*x}},
+     * a trailing slash): a mapping of fixed length is only tried on paths of that length.
+     */
+    public static int fixedSegments(String pattern) {
+        if (!pattern.startsWith("/") || pattern.endsWith("/") || pattern.contains("**") || pattern.contains("{*")) {
+            return -1;
+        }
+        return pattern.split("/", -1).length - 1;
     }
 
     /** Spring's full lookup, for tests that compare the two. */
