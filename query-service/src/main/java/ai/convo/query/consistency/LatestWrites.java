@@ -81,6 +81,9 @@ public class LatestWrites {
 
     private void answer(List<Pending> batch, Map<String, Long> positions) {
         inFlight.set(false);
+        // The next look-up goes out first: answering runs each read of this batch on this thread, and the reads that
+        // arrived meanwhile should not wait for all of that before their own look-up even starts.
+        drain();
         for (Pending pending : batch) {
             long newest = 0;
             for (String key : pending.keys()) {
@@ -88,12 +91,11 @@ public class LatestWrites {
             }
             pending.sink().success(newest);
         }
-        drain();
     }
 
     private void fail(List<Pending> batch, Throwable error) {
         inFlight.set(false);
-        batch.forEach(pending -> pending.sink().error(error));
         drain();
+        batch.forEach(pending -> pending.sink().error(error));
     }
 }

@@ -1,6 +1,7 @@
 package ai.convo.contract.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -22,6 +23,27 @@ class IdsTest {
         }
         assertEquals(made.size(), new HashSet<>(made).size());
         made.forEach(id -> assertTrue(Ids.isValid(id), id));
+    }
+
+    @Test
+    void isValidAcceptsExactlyWhatThePatternMatches() {
+        java.util.List<String> values = new java.util.ArrayList<>(java.util.List.of("", "0123456789abcdef01234567",
+                "0123456789abcdef0123456", "0123456789abcdef012345678", "0123456789ABCDEF01234567",
+                "0123456789abcdef0123456-", "0123456789abcdef0123456\n", "0123456789abcdef0123456\u00e9",
+                "zzzzzzzzzzzzzzzzzzzzzzzz", "/123456789abcdef01234567", ":123456789abcdef01234567",
+                "`123456789abcdef01234567", "{123456789abcdef01234567"));
+        java.util.Random random = new java.util.Random(13);
+        for (int n = 0; n < 20_000; n++) {
+            char[] chars = new char[22 + random.nextInt(4)];
+            for (int i = 0; i < chars.length; i++) {
+                chars[i] = (char) (random.nextInt(8) == 0 ? random.nextInt(256) : "abcxyz0189".charAt(random.nextInt(10)));
+            }
+            values.add(new String(chars));
+        }
+        for (String value : values) {
+            assertEquals(Ids.PATTERN.matcher(value).matches(), Ids.isValid(value), value);
+        }
+        assertFalse(Ids.isValid(null));
     }
 
     @Test
