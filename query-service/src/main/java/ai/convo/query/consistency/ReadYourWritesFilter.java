@@ -13,8 +13,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Makes every authenticated read wait for its principal's own writes, before any handler runs, so no read route
- * can forget to. Ordered after Spring Security's filter chain (order -100), which puts the principal in the
- * context. Public reads (no principal) wait only where their handler names a public key.
+ * can forget to. Ordered after Spring Security's filter chain (order -100), whose authentication filter puts the
+ * principal on the exchange. Public reads (no principal) wait only where their handler names a public key.
  */
 @Component
 public class ReadYourWritesFilter implements WebFilter, Ordered {
