@@ -124,8 +124,8 @@ public class PersistenceConfiguration {
      * Not colocated: by default a connection opened from one of these loops' threads stays on that thread, and as
      * reads resume on the thread that answered their read-your-writes look-up, every pooled connection ended up on
      * that one loop, which then did the database work of every read while the other idled. An odd number of loops:
-     * with two, all ten pooled connections still landed on one of them (new connections alternate between loops in
-     * steps of two); with three, all three carry connections (measured on the query service under a list load).
+     * with two, all ten pooled connections still landed on one of them; with three, all three carry connections
+     * (observed on the query service under a list load, not traced into Reactor Netty's choice of loop).
      */
     @Bean(destroyMethod = "dispose")
     public LoopResources r2dbcLoops() {
