@@ -94,6 +94,11 @@ public class GatewayApplication {
         return new BodySizeLimit(2L * 1024 * 1024);
     }
 
+    @Bean
+    ForwardedFor forwardedFor() {
+        return new ForwardedFor();
+    }
+
     /** Netty's own refusals (URI or headers too long, not HTTP) answered with a problem body too. */
     @Bean
     org.springframework.boot.reactor.netty.NettyServerCustomizer decodeFailureProblems() {

@@ -67,6 +67,15 @@ class GatewayRoutingTest {
     }
 
     @Test
+    void givenAClientThatNamesAnAddress_whenProxied_thenTheLastForwardedForIsThePeerTheGatewaySaw() throws Exception {
+        send(HttpRequest.newBuilder(url("/new/v2.0/projects")).header("X-Forwarded-For", "9.9.9.9, 8.8.8.8").GET());
+        assertEquals(List.of("9.9.9.9, 8.8.8.8, 127.0.0.1"), QUERY.last.get().headers().get("X-forwarded-for"));
+
+        send(HttpRequest.newBuilder(url("/new/v2.0/projects")).POST(HttpRequest.BodyPublishers.ofString("{}")));
+        assertEquals(List.of("127.0.0.1"), COMMAND.last.get().headers().get("X-forwarded-for"));
+    }
+
+    @Test
     void filesTasksMadeGoToTheCommandServiceAndOtherReadsToTheQueryService() throws Exception {
         HttpResponse<String> download = send(HttpRequest.newBuilder(
                 url("/new/v2.0/snapshots/0123456789abcdef01234567/download?token=t")).GET());
