@@ -52,6 +52,25 @@ class EagerFirewallTest {
         }
     }
 
+    @Test
+    void theAsciiShortcutAnswersAsTheStrictPredicatesDo() {
+        java.util.Random random = new java.util.Random(13);
+        for (var strict : java.util.List.of(StrictServerWebExchangeFirewall.ALLOWED_HEADER_NAMES,
+                StrictServerWebExchangeFirewall.ALLOWED_HEADER_VALUES, StrictServerWebExchangeFirewall.ALLOWED_PARAMETER_NAMES,
+                StrictServerWebExchangeFirewall.ALLOWED_PARAMETER_VALUES)) {
+            var fast = EagerFirewall.printableOr(strict);
+            assertThat(fast.test(null)).isEqualTo(strict.test(null));
+            for (int n = 0; n < 20_000; n++) {
+                StringBuilder value = new StringBuilder();
+                for (int i = random.nextInt(12); i > 0; i--) {
+                    // mostly around ASCII's edges (controls, DEL, Latin-1), now and then anything in the BMP
+                    value.append((char) (random.nextInt(8) == 0 ? random.nextInt(0x10000) : random.nextInt(0x100)));
+                }
+                assertThat(fast.test(value.toString())).as("%s", value).isEqualTo(strict.test(value.toString()));
+            }
+        }
+    }
+
     /** The strict firewall refuses it when {@code read} reads it; the eager one before anything is read. */
     private void refusedByBoth(MockServerWebExchange exchange, Function<ServerWebExchange, Object> read) {
         ServerWebExchange strict = new StrictServerWebExchangeFirewall().getFirewalledExchange(exchange).block();
