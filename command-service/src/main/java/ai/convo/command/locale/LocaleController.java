@@ -82,9 +82,8 @@ public class LocaleController {
         body.validate();
         LocalePatch patch = new LocalePatch(name, primary, language, body.has("fallbackLocaleReference"),
                 fallback == null ? null : LocaleId.of(fallback));
-        return projectOf(localeId)
-                .flatMap(projectId -> commands.<LocaleRecord>send(new UpdateLocaleCommand(ProjectId.of(projectId),
-                        LocaleId.of(localeId), caller.actor(), patch, Clock.nowSeconds()), projectId))
+        return commands.<LocaleRecord>sendTo(() -> projectOf(localeId), projectId -> new UpdateLocaleCommand(
+                        ProjectId.of(projectId), LocaleId.of(localeId), caller.actor(), patch, Clock.nowSeconds()))
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("locale", sent.result().toWire()), null, sent.position()));
     }
@@ -94,14 +93,13 @@ public class LocaleController {
                                                @PathVariable String localeId) {
         Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("localeId", localeId);
-        return projectOf(localeId)
-                .flatMap(projectId -> commands.send(new DeleteLocaleCommand(ProjectId.of(projectId),
-                        LocaleId.of(localeId), caller.actor(), Clock.nowSeconds()), projectId))
+        return commands.sendTo(() -> projectOf(localeId), projectId -> new DeleteLocaleCommand(
+                        ProjectId.of(projectId), LocaleId.of(localeId), caller.actor(), Clock.nowSeconds()))
                 .map(sent -> ApiResponses.noContent(sent.position()));
     }
 
-    private Mono<String> projectOf(String localeId) {
-        return commands.blocking(() -> lookup.projectOf(localeId)
-                .orElseThrow(() -> DomainException.notFound("Locale " + localeId + " does not exist.")));
+    private String projectOf(String localeId) {
+        return lookup.projectOf(localeId)
+                .orElseThrow(() -> DomainException.notFound("Locale " + localeId + " does not exist."));
     }
 }

@@ -3,6 +3,7 @@ package ai.convo.command.web;
 import ai.convo.command.consistency.PrincipalWrites;
 import ai.convo.contract.common.DomainException;
 import ai.convo.http.security.ApiPrincipal;
+import ai.convo.persistence.AppendedPositions;
 import ai.convo.persistence.EventPositions;
 import ai.convo.persistence.EventWakeups;
 import java.util.ArrayList;
@@ -63,13 +64,24 @@ public class Commands {
     }
 
     /**
+     * Like {@link #send}, to an aggregate found first by a blocking look-up (a child's id to its parent's), in the
+     * same hop off the event loop: a look-up in a hop of its own cost a thread hand-off there and back per command.
+     */
+    public <R> Mono<Sent<R>> sendTo(Callable<String> aggregateOf, java.util.function.Function<String, Object> command) {
+        return principalKeys(null).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
+                    String aggregateId = aggregateOf.call();
+                    return this.<R>sendDecidingAgain(command.apply(aggregateId), List.of(aggregateId));
+                })))
+                .onErrorMap(Commands::translate);
+    }
+
+    /**
      * Like {@link #send}, and the write is also one every reader of {@code publicKey} waits for: for what a public
      * route (no principal) shows, such as the current system message ({@link ai.convo.persistence.PrincipalKeys}).
      */
     public <R> Mono<Sent<R>> sendReadBy(String publicKey, Object command, String... aggregateIds) {
         return principalKeys(publicKey).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
-                    R result = sendDecidingAgain(command);
-                    return new Sent<>(result, positions.latestOf(List.of(aggregateIds)));
+                    return this.<R>sendDecidingAgain(command, List.of(aggregateIds));
                 })))
                 .onErrorMap(Commands::translate);
     }
@@ -82,8 +94,13 @@ public class Commands {
      */
     public Mono<Sent<List<Object>>> sendTogether(List<?> commands, List<String> labels, Collection<String> aggregateIds) {
         return principalKeys(null).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
-                    List<Object> results = together(commands, labels);
-                    return new Sent<>(results, positions.latestOf(List.copyOf(aggregateIds)));
+                    try {
+                        AppendedPositions.track();
+                        List<Object> results = together(commands, labels);
+                        return new Sent<>(results, positionOf(List.copyOf(aggregateIds)));
+                    } finally {
+                        AppendedPositions.take();
+                    }
                 })))
                 .onErrorMap(Commands::translate);
     }
@@ -107,6 +124,7 @@ public class Commands {
         // one trace for all of them, as for the commands one command sends: the batch is one audit event
         String trace = java.util.UUID.randomUUID().toString();
         List<Object> results = DecidingAgain.run(() -> transactions.execute(status -> {
+            AppendedPositions.restart();
             List<Object> each = new ArrayList<>();
             for (int i = 0; i < commands.size(); i++) {
                 try {
@@ -142,8 +160,27 @@ public class Commands {
                 .onErrorMap(Commands::translate);
     }
 
-    private <R> R sendDecidingAgain(Object command) {
-        return DecidingAgain.run(() -> gateway.<R>sendAndWait(command));
+    /** Sends the command (again on a conflict), and answers its result with the position of what it appended. */
+    private <R> Sent<R> sendDecidingAgain(Object command, List<String> aggregateIds) {
+        try {
+            AppendedPositions.track();
+            R result = DecidingAgain.run(() -> {
+                AppendedPositions.restart();
+                return gateway.<R>sendAndWait(command);
+            });
+            return new Sent<>(result, positionOf(aggregateIds));
+        } finally {
+            AppendedPositions.take();
+        }
+    }
+
+    /**
+     * The newest event appended here, read from the append itself; when nothing was appended (a command that changed
+     * nothing), the newest event of the aggregates, as a query.
+     */
+    private Long positionOf(List<String> aggregateIds) {
+        Long appended = AppendedPositions.take();
+        return appended != null ? appended : positions.latestOf(aggregateIds);
     }
 
     private static <T> Mono<T> uninterrupted(Callable<T> work) {

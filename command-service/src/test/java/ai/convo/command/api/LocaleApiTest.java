@@ -4,10 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.Map;
+import ai.convo.contract.common.Actor;
+import ai.convo.contract.identity.Role;
+import ai.convo.contract.locale.LocaleId;
+import ai.convo.contract.locale.LocalePatch;
+import ai.convo.contract.project.ProjectId;
+import ai.convo.contract.locale.UpdateLocaleCommand;
+import ai.convo.persistence.AppendedPositions;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 
 class LocaleApiTest extends ApiTestBase {
+
+    @Autowired
+    CommandGateway gateway;
 
     private Map<String, Object> patch(String key, String localeId, Object body, int status) {
         @SuppressWarnings("unchecked")
@@ -44,6 +56,47 @@ class LocaleApiTest extends ApiTestBase {
                 .jsonPath("$.createdBy").isEqualTo(adminUserId())
                 .jsonPath("$.lastChangedBy").isEqualTo(adminUserId())
                 .jsonPath("$._links.self.href").isEqualTo("/new/v2.0/locales/" + primary);
+    }
+
+    @Test
+    void givenAPatch_whenAnswered_thenItsPositionIsTheGlobalIndexOfTheEventItAppended() {
+        Map<String, Object> project = createProject(ADMIN_KEY, "Positions", "en-US");
+        String projectId = (String) project.get("_id");
+        String primary = (String) project.get("primaryLocaleReference");
+        // another aggregate's event after this project's, so "the newest event of the store" would be wrong
+        createProject(ADMIN_KEY, "Positions later", "en-US");
+
+        String position = http.patch().uri("/v2.0/locales/{id}", primary).header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("name", "Renamed"))
+                .exchange().expectStatus().isOk()
+                .returnResult(String.class).getResponseHeaders().getFirst("X-Event-Position");
+
+        Long appended = jdbc.queryForObject("SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = ? "
+                + "ORDER BY sequence_number DESC LIMIT 1", Long.class, projectId);
+        assertThat(Long.valueOf(position)).isEqualTo(appended);
+        assertThat(jdbc.queryForObject("SELECT payload_type FROM domain_event_entry WHERE global_index = ?",
+                String.class, appended)).endsWith("LocaleUpdatedEvent");
+    }
+
+    @Test
+    void givenTrackedAppends_whenACommandAppends_thenTheAppendItselfTellsItsGlobalIndex() {
+        Map<String, Object> project = createProject(ADMIN_KEY, "Tracked", "en-US");
+        String organisation = jdbc.queryForObject("SELECT organisation_id FROM identity_user WHERE email = ?",
+                String.class, ADMIN_EMAIL);
+        UpdateLocaleCommand rename = new UpdateLocaleCommand(ProjectId.of((String) project.get("_id")),
+                LocaleId.of((String) project.get("primaryLocaleReference")),
+                new Actor(adminUserId(), organisation, Role.ORG_ADMIN),
+                new LocalePatch("Tracked", null, null, false, null), 1L);
+
+        AppendedPositions.track();
+        gateway.sendAndWait(rename);
+        Long tracked = AppendedPositions.take();
+
+        assertThat(tracked).isEqualTo(jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry "
+                + "WHERE aggregate_identifier = ?", Long.class, project.get("_id")));
+        // untracked, an append records nothing
+        gateway.sendAndWait(rename);
+        assertThat(AppendedPositions.take()).isNull();
     }
 
     @Test

@@ -231,6 +231,7 @@ public class PersistenceConfiguration {
                 .connectionProvider(connectionProvider)
                 .transactionManager(axonTransactionManager)
                 .schema(eventSchema)
+                .appendEvents(AppendedPositions::appendEvents)
                 .build();
     }
 

@@ -1,0 +1,95 @@
+package ai.convo.persistence;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.statements.JdbcEventStorageEngineStatements;
+import org.axonframework.eventsourcing.eventstore.jdbc.statements.TimestampWriter;
+import org.axonframework.serialization.Serializer;
+
+/**
+ * The global index of the newest event a thread appended while it {@link #track tracks} its appends, read from the
+ * append itself ({@code RETURNING}): a command answers it as its position without a query after its commit. Axon's
+ * own append statement, prepared to return the generated indexes; a thread that does not track appends as before.
+ */
+public final class AppendedPositions {
+
+    private static final ThreadLocal<long[]> NEWEST = new ThreadLocal<>();
+
+    private AppendedPositions() {
+    }
+
+    /** From now on, this thread's appends are tracked. */
+    public static void track() {
+        NEWEST.set(new long[] {-1});
+    }
+
+    /** When tracking: forgets what was appended so far (by an attempt whose transaction rolled back). */
+    public static void restart() {
+        long[] newest = NEWEST.get();
+        if (newest != null) {
+            newest[0] = -1;
+        }
+    }
+
+    /** The newest global index appended since {@link #track}, or null when nothing was; tracking ends. */
+    public static Long take() {
+        long[] newest = NEWEST.get();
+        NEWEST.remove();
+        return newest == null || newest[0] < 0 ? null : newest[0];
+    }
+
+    /** For {@code JdbcEventStorageEngine.Builder#appendEvents}. */
+    static PreparedStatement appendEvents(Connection connection, EventSchema schema, Class<?> dataType,
+                                          List<? extends EventMessage<?>> events, Serializer serializer,
+                                          TimestampWriter timestampWriter) throws SQLException {
+        long[] newest = NEWEST.get();
+        if (newest == null) {
+            return JdbcEventStorageEngineStatements.appendEvents(connection, schema, dataType, events, serializer,
+                    timestampWriter);
+        }
+        return JdbcEventStorageEngineStatements.appendEvents(returningIndexes(connection, schema.globalIndexColumn(),
+                newest), schema, dataType, events, serializer, timestampWriter);
+    }
+
+    /** The connection, except that the statement it prepares returns the global index and records the newest. */
+    private static Connection returningIndexes(Connection connection, String indexColumn, long[] newest) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("prepareStatement") && args.length == 1) {
+                        return recording(connection.prepareStatement((String) args[0], new String[] {indexColumn}),
+                                newest);
+                    }
+                    return invoke(connection, method, args);
+                });
+    }
+
+    private static PreparedStatement recording(PreparedStatement statement, long[] newest) {
+        return (PreparedStatement) Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
+                    Object result = invoke(statement, method, args);
+                    if (method.getName().equals("executeBatch")) {
+                        try (ResultSet indexes = statement.getGeneratedKeys()) {
+                            while (indexes.next()) {
+                                newest[0] = Math.max(newest[0], indexes.getLong(1));
+                            }
+                        }
+                    }
+                    return result;
+                });
+    }
+
+    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
