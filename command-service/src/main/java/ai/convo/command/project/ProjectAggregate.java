@@ -151,7 +151,7 @@ public class ProjectAggregate {
 
     @CommandHandler
     public LocaleRecord handle(UpdateLocaleCommand command) {
-        visibleTo(command.actor());
+        localeVisibleTo(command.actor(), command.localeId().value());
         String localeId = command.localeId().value();
         LocaleRecord current = requireLocale(localeId);
         LocalePatch patch = command.patch();
@@ -202,7 +202,7 @@ public class ProjectAggregate {
 
     @CommandHandler
     public void handle(DeleteLocaleCommand command) {
-        visibleTo(command.actor());
+        localeVisibleTo(command.actor(), command.localeId().value());
         String localeId = command.localeId().value();
         LocaleRecord locale = requireLocale(localeId);
         if (locale.primary()) {
@@ -226,6 +226,16 @@ public class ProjectAggregate {
     private void visibleTo(Actor actor) {
         if (!organisationId.equals(actor.organisationId())) {
             throw DomainException.notFound("No resource with id " + projectId + " exists.");
+        }
+    }
+
+    /**
+     * A locale is addressed by its own id (the project was found from it): to another organisation it does not exist,
+     * in the same words as a locale that does not, and its project is not named.
+     */
+    private void localeVisibleTo(Actor actor, String localeId) {
+        if (!organisationId.equals(actor.organisationId())) {
+            throw DomainException.notFound("Locale " + localeId + " does not exist.");
         }
     }
 

@@ -244,9 +244,12 @@ class LocaleApiTest extends ApiTestBase {
         http.post().uri("/v2.0/locales").header("X-API-Key", otherKey).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("projectId", mine.get("_id"), "name", "X", "nluLanguage", "de-DE"))
                 .exchange().expectStatus().isNotFound();
-        patch(otherKey, primary, Map.of("name", "stolen"), 404);
+        // the refusal names only what the caller sent: not the project the foreign locale belongs to
+        assertThat(patch(otherKey, primary, Map.of("name", "stolen"), 404).get("detail"))
+                .isEqualTo("Locale " + primary + " does not exist.");
         http.delete().uri("/v2.0/locales/{id}", primary).header("X-API-Key", otherKey)
-                .exchange().expectStatus().isNotFound();
+                .exchange().expectStatus().isNotFound()
+                .expectBody().jsonPath("$.detail").isEqualTo("Locale " + primary + " does not exist.");
         assertThat(patch(ADMIN_KEY, primary, Map.of(), 200).get("name")).isEqualTo("en-US");
     }
 }

@@ -400,27 +400,31 @@ class ProjectAggregateTest {
 
     static Stream<Arguments> commandsOfAnotherOrganisation() {
         ProjectId project = ProjectId.of(PROJECT);
+        String noProject = "No resource with id " + PROJECT + " exists.";
+        // a locale is addressed by its own id: the refusal is that of a locale that does not exist, naming no project
+        String noLocale = "Locale " + DE + " does not exist.";
         return Stream.of(
-                Arguments.of("delete project", new DeleteProjectCommand(project, STRANGER, T1)),
+                Arguments.of("delete project", new DeleteProjectCommand(project, STRANGER, T1), noProject),
                 Arguments.of("create locale", new CreateLocaleCommand(project, LocaleId.of(NEW), STRANGER, NEW_REF,
-                        "French", NluLanguage.FR_FR, false, null, T1)),
+                        "French", NluLanguage.FR_FR, false, null, T1), noProject),
                 Arguments.of("update locale", new UpdateLocaleCommand(project, LocaleId.of(DE), STRANGER,
-                        rename("Deutsch"), T1)),
-                Arguments.of("delete locale", new DeleteLocaleCommand(project, LocaleId.of(DE), STRANGER, T1)));
+                        rename("Deutsch"), T1), noLocale),
+                Arguments.of("delete locale", new DeleteLocaleCommand(project, LocaleId.of(DE), STRANGER, T1), noLocale));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("commandsOfAnotherOrganisation")
     void givenAProject_whenAnActorOfAnotherOrganisationSendsACommand_thenNotFoundAsIfItDidNotExist(String name,
-                                                                                                    Object command) {
+                                                                                                    Object command,
+                                                                                                    String refusal) {
         // given
         fixture.given(projectWithTwoLocales())
                 // when
                 .when(command)
                 // then
                 .expectException(DomainException.class)
-                .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + PROJECT + " exists."))
-                .expectExceptionMessage(containsString(PROJECT))
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, refusal))
+                .expectExceptionMessage(refusal)
                 .expectNoEvents();
     }
 
