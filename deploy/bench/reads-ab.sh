@@ -16,27 +16,17 @@ ROUNDS=${ROUNDS:-3}; SECONDS_EACH=${SECONDS_EACH:-6}; WARMUP=${WARMUP:-30}; CONN
 INTENTS=${INTENTS:-2000}
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-reads-ab.XXXXXX)}; mkdir -p "$BENCH_DIR"
 PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432; BASELINE_PORT=18090
-LAUNCHER=deploy/launcher/target/launcher-0.1.0-SNAPSHOT-exec.jar
 BASELINE_JAR=deploy/baseline/target/baseline-0.1.0-SNAPSHOT-exec.jar
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done; wait 2> /dev/null || true; }
 trap cleanup EXIT
-log() { echo "[$(date +%T)] $*" >&2; }
-
-DATA_DIR="$BENCH_DIR/data" PORT=$PORT COMMAND_PORT=$COMMAND_PORT QUERY_PORT=$QUERY_PORT EMBEDDED_DB_PORT=$DB_PORT \
-  java -jar "$LAUNCHER" > "$BENCH_DIR/stack.log" 2>&1 &
-PIDS+=($!)
-until grep -q "is up" "$BENCH_DIR/stack.log" 2> /dev/null; do
-  grep -q "Stopped\|failed" "$BENCH_DIR/stack.log" 2> /dev/null && { cat "$BENCH_DIR/stack.log"; exit 1; }; sleep 1
-done
-# shellcheck disable=SC1091
-source "$BENCH_DIR/data/bootstrap.env"; export API_KEY=$BOOTSTRAP_API_KEY
+# shellcheck source=deploy/bench/lib.sh
+source deploy/bench/lib.sh
+start_stack
 SERVER_PORT=$BASELINE_PORT java -XX:+UseSerialGC -Xmx256m -Dreactor.netty.ioWorkerCount=2 -jar "$BASELINE_JAR" \
   > "$BENCH_DIR/baseline.log" 2>&1 &
 PIDS+=($!)
 
-post() { curl -sf -X POST "http://localhost:$PORT/new$1" -H "X-API-Key: $API_KEY" -H 'Content-Type: application/json' -d "$2"; echo; }
-field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
 log "seeding: a token list of 36, a flow of $INTENTS intents"
 TOKENS=$(post /v2.0/projects '{"name":"token list","locale":"en-US"}' | field _id)
 for i in $(seq 1 36); do
