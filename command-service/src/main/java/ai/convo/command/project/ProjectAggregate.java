@@ -151,8 +151,8 @@ public class ProjectAggregate {
 
     @CommandHandler
     public LocaleRecord handle(UpdateLocaleCommand command) {
-        localeVisibleTo(command.actor(), command.localeId().value());
         String localeId = command.localeId().value();
+        localeVisibleTo(command.actor(), localeId);
         LocaleRecord current = requireLocale(localeId);
         LocalePatch patch = command.patch();
         List<String> changed = new ArrayList<>();
@@ -202,8 +202,8 @@ public class ProjectAggregate {
 
     @CommandHandler
     public void handle(DeleteLocaleCommand command) {
-        localeVisibleTo(command.actor(), command.localeId().value());
         String localeId = command.localeId().value();
+        localeVisibleTo(command.actor(), localeId);
         LocaleRecord locale = requireLocale(localeId);
         if (locale.primary()) {
             throw DomainException.conflict("Locale " + localeId + " is the project's primary locale and cannot be "

@@ -80,9 +80,8 @@ public class Commands {
      * route (no principal) shows, such as the current system message ({@link ai.convo.persistence.PrincipalKeys}).
      */
     public <R> Mono<Sent<R>> sendReadBy(String publicKey, Object command, String... aggregateIds) {
-        return principalKeys(publicKey).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
-                    return this.<R>sendDecidingAgain(command, List.of(aggregateIds));
-                })))
+        return principalKeys(publicKey).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys,
+                        () -> this.<R>sendDecidingAgain(command, List.of(aggregateIds)))))
                 .onErrorMap(Commands::translate);
     }
 
