@@ -163,14 +163,17 @@ public class CallCounterBench {
         while (true) {
             HttpResponse<String> answer = send("GET", range, header("X-API-Key", key, "X-Event-Position",
                     Long.toString(position.get())), null);
-            expect(200, answer);
-            actual = items(answer.body());
-            if (same(expected, actual)) {
-                break;
+            // a 503 with Retry-After: the projection had not counted what was sent within the read's bound; not yet
+            if (answer.statusCode() != 503 || answer.headers().firstValue("Retry-After").isEmpty()) {
+                expect(200, answer);
+                actual = items(answer.body());
+                if (same(expected, actual)) {
+                    break;
+                }
             }
             if (System.nanoTime() - ingestDone > 600_000_000_000L) {
-                throw new IllegalStateException("counters not exact after 10 minutes; first difference: "
-                        + difference(expected, actual));
+                throw new IllegalStateException("counters not exact after 10 minutes; " + (actual == null
+                        ? "every answer was a 503" : "first difference: " + difference(expected, actual)));
             }
             Thread.sleep(50);
         }

@@ -196,12 +196,13 @@ pct() { awk -v r="$1" 'BEGIN {printf "%.1f%%", 100 * r}'; }
 BIG_EVENTS=$(events_of "$BIG_PROJECT"); SMALL_EVENTS=$(events_of "$SMALL_PROJECT")
 
 log "the existing benchmarks"
-LAG=$(java deploy/bench/ReadAfterWriteLag.java "$GATEWAY" 1000 3 200 2>&1 | tail -1 | tr '\n' ' ')
-CALLS=$(java deploy/bench/CallCounterBench.java "$GATEWAY" "$CALL_RECORDS" 3 2>&1 | tail -1 | tr '\n' ' ')
+# A bench that fails leaves its last line in the table, its whole output in existing.log; the table is still printed.
+LAG=$( (java deploy/bench/ReadAfterWriteLag.java "$GATEWAY" 1000 3 200 2>&1 || true) | tee -a "$BENCH_DIR/existing.log" | tail -1 | tr '\n' ' ')
+CALLS=$( (java deploy/bench/CallCounterBench.java "$GATEWAY" "$CALL_RECORDS" 3 2>&1 || true) | tee -a "$BENCH_DIR/existing.log" | tail -1 | tr '\n' ' ')
 SCALE="skipped (SNAPSHOT_SCALE=0)"
 if [ "$SNAPSHOT_SCALE" = 1 ]; then
   cleanup; PIDS=()  # snapshot-scale runs its own database; give it the machine
-  SCALE=$(deploy/bench/snapshot-scale.sh 2>&1 | grep "BENCH median" | tr '\n' ' ')
+  SCALE=$(deploy/bench/snapshot-scale.sh 2>&1 | tee -a "$BENCH_DIR/existing.log" | { grep "BENCH median" || echo "failed: see existing.log"; } | tr '\n' ' ')
 fi
 
 {
