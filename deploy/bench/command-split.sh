@@ -12,17 +12,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 RUNS=${RUNS:-16}; SECONDS_EACH=${SECONDS_EACH:-15}; CONNECTIONS=${CONNECTIONS:-32}; TARGET=${TARGET:-direct}
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-command-split.XXXXXX)}; mkdir -p "$BENCH_DIR"
 PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done; wait 2> /dev/null || true; }
-trap cleanup EXIT
 # shellcheck source=deploy/bench/lib.sh
 source deploy/bench/lib.sh
 start_stack
-log "seeding: 64 projects"
-: > "$BENCH_DIR/locales.txt"
-for i in $(seq 1 64); do
-  post /v2.0/projects "{\"name\":\"commands $i\",\"locale\":\"en-US\"}" | field primaryLocaleReference >> "$BENCH_DIR/locales.txt"
-done
+seed_locales
 url="http://localhost:$COMMAND_PORT"; [ "$TARGET" = gateway ] && url="http://localhost:$PORT"
 
 command_pid=$(pgrep -f command-service-0.1.0 | head -1); query_pid=$(pgrep -f query-service-0.1.0 | head -1)

@@ -16,18 +16,11 @@ JAR_A=$(realpath "${JAR_A:?the command service jar before}"); JAR_B=$(realpath "
 ROUNDS=${ROUNDS:-3}; SECONDS_EACH=${SECONDS_EACH:-10}; WARMUP=${WARMUP:-20}; CONNECTIONS=${CONNECTIONS:-32}
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-commands-ab.XXXXXX)}; mkdir -p "$BENCH_DIR"
 PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done; wait 2> /dev/null || true; }
-trap cleanup EXIT
 # shellcheck source=deploy/bench/lib.sh
 source deploy/bench/lib.sh
 start_stack
 
-log "seeding: 64 projects"
-: > "$BENCH_DIR/locales.txt"
-for i in $(seq 1 64); do
-  post /v2.0/projects "{\"name\":\"commands $i\",\"locale\":\"en-US\"}" | field primaryLocaleReference >> "$BENCH_DIR/locales.txt"
-done
+seed_locales
 
 declare -A SIDE_PID
 for side in A:18083 B:18084; do

@@ -14,9 +14,6 @@ JAR_A=$(realpath "${JAR_A:-$GATEWAY_JAR}"); JAR_B=$(realpath "${JAR_B:-$GATEWAY_
 ROUNDS=${ROUNDS:-4}; SECONDS_EACH=${SECONDS_EACH:-8}; WARMUP=${WARMUP:-20}; CONNECTIONS=${CONNECTIONS:-32}
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-gateway-ab.XXXXXX)}; mkdir -p "$BENCH_DIR"
 BASELINE_PORT=18090
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done; wait 2> /dev/null || true; }
-trap cleanup EXIT
 # shellcheck source=deploy/bench/lib.sh
 source deploy/bench/lib.sh
 

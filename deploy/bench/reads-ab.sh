@@ -17,9 +17,6 @@ INTENTS=${INTENTS:-2000}
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-reads-ab.XXXXXX)}; mkdir -p "$BENCH_DIR"
 PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432; BASELINE_PORT=18090
 BASELINE_JAR=deploy/baseline/target/baseline-0.1.0-SNAPSHOT-exec.jar
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done; wait 2> /dev/null || true; }
-trap cleanup EXIT
 # shellcheck source=deploy/bench/lib.sh
 source deploy/bench/lib.sh
 start_stack
