@@ -2,7 +2,8 @@
 # Two builds of the command service side by side on one stack's database, for changes of the write path: A and B run
 # at once (ports 18083 and 18084, beside the stack's own command service) and are measured in interleaved runs, A B B A,
 # so both see the same machine. Each run PATCHes the names of 64 locales (64 projects) directly on one side; it prints
-# req/s, p99 and that process's CPU per request, every round, then the means per side.
+# req/s, p99, that process's CPU per request and the whole machine's (PostgreSQL and the stack's query service
+# projecting the side's events included), every round, then the means per side.
 #   cp command-service/target/command-service-0.1.0-SNAPSHOT-exec.jar /tmp/a.jar   # before the change
 #   ... change, ./mvnw -B -q install -DskipTests -DskipImages ...
 #   JAR_A=/tmp/a.jar JAR_B=command-service/target/command-service-0.1.0-SNAPSHOT-exec.jar deploy/bench/commands-ab.sh
@@ -36,14 +37,16 @@ for port in 18083 18084; do
 done
 
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # clock ticks (1/100 s), user + system
-run() { # port seconds -> "req/s p99 CPU-µs-per-request" of that side
-  local before after
-  before=$(cpu "${SIDE_PID[$1]}")
+machine() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; } # all processes: user, nice, system, irq, softirq
+run() { # port seconds -> "req/s p99 CPU-µs-per-request machine-CPU-µs-per-request" of that side
+  local before after m0 m1
+  before=$(cpu "${SIDE_PID[$1]}"); m0=$(machine)
   LOCALES="$BENCH_DIR/locales.txt" BASE_PATH=/new wrk -t2 -c"$CONNECTIONS" -d"$2"s --latency -s deploy/bench/patch.lua \
     "http://localhost:$1" > "$BENCH_DIR/wrk.txt"
-  after=$(cpu "${SIDE_PID[$1]}")
-  awk -v ticks=$((after - before)) -v s="$2" '/Requests\/sec/ {r = $2} / 99%/ {p = $2} /Non-2xx/ {bad = " NON-2XX:" $5}
-    END {printf "%.0f %s %.0f%s", r, p, ticks * 1e4 / (r * s), bad}' "$BENCH_DIR/wrk.txt"
+  after=$(cpu "${SIDE_PID[$1]}"); m1=$(machine)
+  awk -v ticks=$((after - before)) -v all=$((m1 - m0)) -v s="$2" '/Requests\/sec/ {r = $2} / 99%/ {p = $2}
+    /Non-2xx/ {bad = " NON-2XX:" $5}
+    END {printf "%.0f %s %.0f %.0f%s", r, p, ticks * 1e4 / (r * s), all * 1e4 / (r * s), bad}' "$BENCH_DIR/wrk.txt"
 }
 log "warm-up: 3 passes of ${WARMUP}s per side"
 for pass in 1 2 3; do run 18083 "$WARMUP" > /dev/null; run 18084 "$WARMUP" > /dev/null; done
@@ -54,7 +57,8 @@ for round in $(seq 1 "$ROUNDS"); do
   done
   echo "${line# }" | tee -a "$BENCH_DIR/rounds.txt" >&2
 done
-awk '{for (i = 1; i <= NF; i += 4) {r[$i] += $(i + 1); c[$i] += $(i + 3); n[$i]++}}
-  END {printf "means over %d runs each: A %.0f req/s, %.0f us CPU/request; B %.0f req/s, %.0f us CPU/request (B/A %.3f, CPU %.3f)\n",
-       n["A"], r["A"] / n["A"], c["A"] / n["A"], r["B"] / n["B"], c["B"] / n["B"],
-       (r["B"] / n["B"]) / (r["A"] / n["A"]), (c["B"] / n["B"]) / (c["A"] / n["A"])}' "$BENCH_DIR/rounds.txt"
+awk '{for (i = 1; i <= NF; i += 5) {r[$i] += $(i + 1); c[$i] += $(i + 3); m[$i] += $(i + 4); n[$i]++}}
+  END {printf "means over %d runs each: A %.0f req/s, %.0f us CPU/request, machine %.0f us/request; " \
+              "B %.0f req/s, %.0f us CPU/request, machine %.0f us/request (B/A %.3f, CPU %.3f, machine %.3f)\n",
+       n["A"], r["A"] / n["A"], c["A"] / n["A"], m["A"] / n["A"], r["B"] / n["B"], c["B"] / n["B"], m["B"] / n["B"],
+       (r["B"] / n["B"]) / (r["A"] / n["A"]), (c["B"] / n["B"]) / (c["A"] / n["A"]), (m["B"] / n["B"]) / (m["A"] / n["A"])}' "$BENCH_DIR/rounds.txt"

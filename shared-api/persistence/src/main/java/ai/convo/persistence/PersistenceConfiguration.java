@@ -255,18 +255,17 @@ public class PersistenceConfiguration {
     /**
      * Axon polls every second by default; a separate query service would then lag by up to a second. It also
      * keeps the newest 10,000 events in memory whatever their size: batch events of call records would fill
-     * the heap, so the cache is capped.
+     * the heap, so the cache is capped. Nor does a local commit make it fetch at once ({@link PolledEventStore}).
      */
     @Bean
     public EmbeddedEventStore eventStore(EventStorageEngine storageEngine, EventWakeups wakeups,
                                          @Value("${app.events.fetch-delay-ms:20}") long fetchDelay,
                                          @Value("${app.events.cached:256}") int cachedEvents) {
-        EmbeddedEventStore store = EmbeddedEventStore.builder()
+        EmbeddedEventStore store = new PolledEventStore(EmbeddedEventStore.builder()
                 .storageEngine(storageEngine)
                 .fetchDelay(fetchDelay)
                 .cleanupDelay(10_000)
-                .cachedEvents(cachedEvents)
-                .build();
+                .cachedEvents(cachedEvents));
         store.registerDispatchInterceptor(wakeups);
         return store;
     }
