@@ -29,6 +29,8 @@ public class SegmentBalancer extends Periodic {
     private final JdbcTemplate jdbc;
     private final Duration interval;
     private final String replica = ManagementFactory.getRuntimeMXBean().getName();
+    /** The live replicas counted by the last run; none yet: unknown, so taken as more than one. */
+    private volatile int live;
 
     SegmentBalancer(EventProcessingConfiguration processing, JdbcTemplate jdbc,
                     @Value("${app.events.balance-interval:1s}") Duration interval) {
@@ -45,6 +47,7 @@ public class SegmentBalancer extends Periodic {
         Integer live = jdbc.queryForObject("SELECT count(*) FROM query_replica "
                 + "WHERE seen_at > now() - make_interval(secs => ?)", Integer.class, 2.0 * interval.toMillis() / 1000);
         int replicas = Math.max(1, live == null ? 1 : live);
+        this.live = replicas;
         Map<String, Integer> segmentsOf = new HashMap<>();
         jdbc.query("SELECT processor_name, count(*) FROM token_entry GROUP BY processor_name",
                 rows -> { segmentsOf.put(rows.getString(1), rows.getInt(2)); });
@@ -62,6 +65,11 @@ public class SegmentBalancer extends Periodic {
             }
         }
         return released;
+    }
+
+    /** Whether the last run counted this replica as the only live one (before the first run: no). */
+    public boolean alone() {
+        return live == 1;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package ai.convo.query.consistency;
 
 import ai.convo.persistence.Periodic;
+import ai.convo.query.web.ReadModelDatabase;
 import java.lang.management.ManagementFactory;
 import java.sql.Array;
 import java.sql.Connection;
@@ -22,6 +23,11 @@ import org.springframework.stereotype.Component;
  * a read on another replica that must wait for a position sees an idle segment's progress within one interval
  * instead of the next claim extension. The write is not made durable (synchronous_commit off): a lost row only
  * means waiting for the stored token. A failed run leaves reads to the stored tokens until the next one.
+ * <p>
+ * Nobody reads it while this is the only live replica and reads the primary itself (it holds every segment then,
+ * and its reads look at them in memory), so it is not written then: under load that was a transaction of upserts
+ * every interval. A replica that starts is counted within a balancer interval (1 s) of its first run; until then
+ * its reads wait for stored tokens, which are further than nothing published (the two are compared).
  */
 @Component
 public class SegmentProgressPublisher extends Periodic {
@@ -30,12 +36,18 @@ public class SegmentProgressPublisher extends Periodic {
     private final DataSource dataSource;
     private final String replica = ManagementFactory.getRuntimeMXBean().getName();
     private final Map<String, ProjectionProgress.Covered> published = new HashMap<>();
+    private final SegmentBalancer replicas;
+    private final boolean readsReplica;
 
-    SegmentProgressPublisher(EventProcessingConfiguration processing, DataSource dataSource,
+    SegmentProgressPublisher(EventProcessingConfiguration processing, DataSource dataSource, SegmentBalancer replicas,
+                             ReadModelDatabase readModel,
                              @Value("${app.consistency.progress-interval:10ms}") Duration interval) {
         super("segment-progress", interval);
         this.processing = processing;
         this.dataSource = dataSource;
+        this.replicas = replicas;
+        // a process that reads a standby learns its own progress from the standby's copy of what it published
+        this.readsReplica = readModel.replica();
     }
 
     /** Writes what moved since the last time; answers how many segments that was. */
@@ -88,6 +100,8 @@ public class SegmentProgressPublisher extends Periodic {
 
     @Override
     protected void runOnce() throws Exception {
-        publish();
+        if (readsReplica || !replicas.alone()) {
+            publish();
+        }
     }
 }

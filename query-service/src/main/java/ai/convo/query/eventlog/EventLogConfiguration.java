@@ -7,7 +7,7 @@ import org.axonframework.messaging.MessageHandlerInterceptor;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
+import ai.convo.persistence.BatchingJdbcTemplate;
 
 /**
  * The event log numbers each organisation's events on one thread: its processor is sequenced per organisation.
@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public class EventLogConfiguration {
 
     @Bean
-    public ConfigurerModule eventLogProcessing(JdbcTemplate jdbc) {
+    public ConfigurerModule eventLogProcessing(BatchingJdbcTemplate jdbc) {
         MessageHandlerInterceptor<EventMessage<?>> stamp = new PositionStamp(jdbc);
         return configurer -> configurer.eventProcessing(processing -> processing
                 .registerSequencingPolicy(EventLogProjection.GROUP,
@@ -27,12 +27,15 @@ public class EventLogConfiguration {
                         ? (unitOfWork, chain) -> chain.proceed() : stamp));
     }
 
-    /** Sets app.position for the rest of the transaction (the batch), before each event's handlers run. */
+    /**
+     * Sets app.position for the rest of the transaction (the batch), before each event's handlers write: sent with
+     * the event's first statement (V23's procedure), not in a round trip of its own.
+     */
     static final class PositionStamp implements MessageHandlerInterceptor<EventMessage<?>> {
 
-        private final JdbcTemplate jdbc;
+        private final BatchingJdbcTemplate jdbc;
 
-        PositionStamp(JdbcTemplate jdbc) {
+        PositionStamp(BatchingJdbcTemplate jdbc) {
             this.jdbc = jdbc;
         }
 
@@ -40,8 +43,7 @@ public class EventLogConfiguration {
         public Object handle(UnitOfWork<? extends EventMessage<?>> unitOfWork, InterceptorChain chain) throws Exception {
             // By the event's id, not its tracking token: for an event that fills a gap the token's position is the
             // furthest index seen, another event's.
-            jdbc.queryForObject("SELECT set_config('app.position', coalesce((SELECT global_index FROM domain_event_entry "
-                    + "WHERE event_identifier = ?)::text, ''), true)", String.class, unitOfWork.getMessage().getIdentifier());
+            jdbc.setting("CALL stamp_position(?)", unitOfWork.getMessage().getIdentifier());
             return chain.proceed();
         }
     }

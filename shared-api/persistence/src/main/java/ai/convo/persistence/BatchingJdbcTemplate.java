@@ -24,6 +24,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * Statements written this way should not be multi-row-rewritable upserts that may meet the same key twice in a batch
  * (the driver rewrites batched {@code INSERT ... VALUES} into one statement, which may not update a row twice):
  * write those as {@code INSERT ... SELECT}.
+ * <p>
+ * A {@link #setting} (a {@code CALL} that only sets something for what follows, such as the event position the
+ * history trigger reads) travels in one statement with the next write instead of a round trip of its own.
  */
 public class BatchingJdbcTemplate extends JdbcTemplate {
 
@@ -32,29 +35,63 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         private final BatchingJdbcTemplate template;
         private final List<String> statements = new ArrayList<>();
         private final List<List<Object[]>> arguments = new ArrayList<>();
+        /** Statements that carry a setting: sent row by row (the driver cannot batch two statements in one). */
+        private final List<Boolean> composite = new ArrayList<>();
         private int size;
+        private String setting;
+        private Object[] settingArgs;
 
         Pending(BatchingJdbcTemplate template) {
             this.template = template;
         }
 
         void add(String sql, Object[] args) {
+            if (setting != null) {
+                Object[] both = new Object[settingArgs.length + args.length];
+                System.arraycopy(settingArgs, 0, both, 0, settingArgs.length);
+                System.arraycopy(args, 0, both, settingArgs.length, args.length);
+                statements.add(setting + ";\n" + sql);
+                arguments.add(new ArrayList<>(List.<Object[]>of(both)));
+                composite.add(true);
+                setting = null;
+                settingArgs = null;
+                size++;
+                return;
+            }
             int last = statements.size() - 1;
+            if (last >= 0 && composite.get(last)) {
+                last = -1;
+            }
             if (last < 0 || !statements.get(last).equals(sql)) {
                 statements.add(sql);
                 arguments.add(new ArrayList<>());
-                last++;
+                composite.add(false);
+                last = statements.size() - 1;
             }
             arguments.get(last).add(args);
             size++;
         }
 
-        boolean isEmpty() {
-            return size == 0;
+        void set(String sql, Object[] args) {
+            setting = sql;
+            settingArgs = args;
         }
 
-        void send(Connection connection) throws SQLException {
+        boolean isEmpty() {
+            return size == 0 && setting == null;
+        }
+
+        /** Sends the writes, and a setting no write took along when another statement is to follow (not at commit). */
+        void send(Connection connection, boolean statementFollows) throws SQLException {
             try {
+                if (!statementFollows) {
+                    setting = null;
+                }
+                if (setting != null) {
+                    statements.add(setting);
+                    arguments.add(new ArrayList<>(List.<Object[]>of(settingArgs)));
+                    composite.add(true);
+                }
                 for (int i = 0; i < statements.size(); i++) {
                     List<Object[]> rows = arguments.get(i);
                     try (PreparedStatement statement = connection.prepareStatement(statements.get(i))) {
@@ -74,13 +111,16 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
             } finally {
                 statements.clear();
                 arguments.clear();
+                composite.clear();
                 size = 0;
+                setting = null;
+                settingArgs = null;
             }
         }
 
         @Override
         public void beforeCommit(boolean readOnly) {
-            template.flush();
+            template.flush(false);
         }
 
         @Override
@@ -105,20 +145,42 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
             update(sql, args);
             return;
         }
-        Pending pending = (Pending) TransactionSynchronizationManager.getResource(this);
-        if (pending == null) {
-            pending = new Pending(this);
-            TransactionSynchronizationManager.bindResource(this, pending);
-            TransactionSynchronizationManager.registerSynchronization(pending);
-        }
+        Pending pending = pending();
         pending.add(sql, args.clone());
         if (pending.size >= maxPending) {
             flush();
         }
     }
 
+    /**
+     * Runs {@code sql}, a {@code CALL} of a procedure that only sets something for the statements after it in this
+     * transaction (set_config), with the next statement this template runs, in one round trip; not at all when none
+     * follows before the commit. Replaces a setting no statement took along yet. Outside a transaction: at once.
+     */
+    public void setting(String sql, Object... args) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            update(sql, args);
+            return;
+        }
+        pending().set(sql, args.clone());
+    }
+
+    private Pending pending() {
+        Pending pending = (Pending) TransactionSynchronizationManager.getResource(this);
+        if (pending == null) {
+            pending = new Pending(this);
+            TransactionSynchronizationManager.bindResource(this, pending);
+            TransactionSynchronizationManager.registerSynchronization(pending);
+        }
+        return pending;
+    }
+
     /** Sends what this transaction holds back. */
     public void flush() {
+        flush(true);
+    }
+
+    private void flush(boolean statementFollows) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             return;
         }
@@ -128,7 +190,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         }
         Connection connection = DataSourceUtils.getConnection(obtainDataSource());
         try {
-            pending.send(connection);
+            pending.send(connection, statementFollows);
         } catch (SQLException e) {
             throw translate(e);
         } finally {
@@ -142,7 +204,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         Pending pending = TransactionSynchronizationManager.isSynchronizationActive()
                 ? (Pending) TransactionSynchronizationManager.getResource(this) : null;
         if (pending != null && !pending.isEmpty()) {
-            pending.send(statement.getConnection());
+            pending.send(statement.getConnection(), true);
         }
         super.applyStatementSettings(statement);
     }

@@ -32,6 +32,11 @@ class BatchingJdbcTemplateTest {
         jdbc = new BatchingJdbcTemplate(dataSource, 1000);
         transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         jdbc.execute("CREATE TABLE IF NOT EXISTS batched (id INT PRIMARY KEY, label TEXT NOT NULL, seq BIGSERIAL)");
+        // what the setting was when each row was written (as the history trigger reads app.position)
+        jdbc.execute("CREATE TABLE IF NOT EXISTS stamped (id INT PRIMARY KEY, "
+                + "stamp TEXT DEFAULT current_setting('app.test_stamp', true))");
+        jdbc.execute("CREATE OR REPLACE PROCEDURE test_stamp(v TEXT) LANGUAGE plpgsql AS $$ BEGIN "
+                + "PERFORM set_config('app.test_stamp', v, true); END $$");
     }
 
     @AfterAll
@@ -41,7 +46,7 @@ class BatchingJdbcTemplateTest {
 
     @BeforeEach
     void empty() {
-        jdbc.execute("TRUNCATE batched");
+        jdbc.execute("TRUNCATE batched, stamped");
     }
 
     @Test
@@ -96,5 +101,44 @@ class BatchingJdbcTemplateTest {
         jdbc.write("INSERT INTO batched (id, label) VALUES (?, ?)", 1, "one");
         assertThat(new org.springframework.jdbc.core.JdbcTemplate(dataSource)
                 .queryForObject("SELECT count(*) FROM batched", Long.class)).isEqualTo(1);
+    }
+
+    @Test
+    void givenSettingsBeforeWrites_whenTheTransactionCommits_thenEachWriteSawTheSettingMadeBeforeIt() {
+        transaction.executeWithoutResult(status -> {
+            jdbc.setting("CALL test_stamp(?)", "first");
+            jdbc.write("INSERT INTO stamped (id) VALUES (?)", 1);
+            jdbc.write("INSERT INTO stamped (id) VALUES (?)", 2);
+            jdbc.setting("CALL test_stamp(?)", "second");
+            jdbc.write("INSERT INTO stamped (id) VALUES (?)", 3);
+            jdbc.setting("CALL test_stamp(?)", "unused");
+            jdbc.setting("CALL test_stamp(?)", "third");
+            jdbc.write("INSERT INTO stamped (id) VALUES (?)", 4);
+            jdbc.write("UPDATE stamped SET stamp = current_setting('app.test_stamp', true) || '!' WHERE id = ?", 1);
+        });
+        assertThat(jdbc.queryForList("SELECT id || '=' || stamp FROM stamped ORDER BY id", String.class))
+                .containsExactly("1=third!", "2=first", "3=second", "4=third");
+    }
+
+    @Test
+    void givenASettingNoWriteTookAlong_whenAnotherStatementRuns_thenTheSettingWentBeforeIt() {
+        String seen = transaction.execute(status -> {
+            jdbc.write("INSERT INTO stamped (id) VALUES (?)", 1);
+            jdbc.setting("CALL test_stamp(?)", "for the read");
+            return jdbc.queryForObject("SELECT current_setting('app.test_stamp', true)", String.class);
+        });
+        assertThat(seen).isEqualTo("for the read");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM stamped WHERE stamp IS NULL OR stamp = ''", Long.class))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void givenASettingLastInTheTransaction_whenItCommits_thenTheSettingIsNotSentAtAll() {
+        // were it sent, the commit would fail: the procedure does not exist
+        transaction.executeWithoutResult(status -> {
+            jdbc.write("INSERT INTO stamped (id) VALUES (?)", 1);
+            jdbc.setting("CALL no_such_procedure(?)", "x");
+        });
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM stamped", Long.class)).isEqualTo(1);
     }
 }
