@@ -1,5 +1,6 @@
 package ai.convo.query.eventlog;
 
+import ai.convo.persistence.BatchingJdbcTemplate;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.messaging.InterceptorChain;
@@ -7,7 +8,6 @@ import org.axonframework.messaging.MessageHandlerInterceptor;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import ai.convo.persistence.BatchingJdbcTemplate;
 
 /**
  * The event log numbers each organisation's events on one thread: its processor is sequenced per organisation.
