@@ -22,7 +22,6 @@ command_pid=$(pgrep -f command-service-0.1.0 | head -1); query_pid=$(pgrep -f qu
 gateway_pid=$(pgrep -f gateway-0.1.0 | head -1)
 ticks() { local sum=0 pid; for pid in "$@"; do sum=$((sum + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2> /dev/null || echo 0))); done; echo $sum; }
 postgres() { ticks $(pgrep -x postgres); } # a backend that exits during the run loses its ticks: a slight undercount
-machine() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; } # user, nice, system, irq, softirq
 commits() { psql -h 127.0.0.1 -p $DB_PORT -U postgres -d convo -qAt -c "SELECT xact_commit FROM pg_stat_database WHERE datname = 'convo'"; }
 echo "run req/s p99 | per command: command-service query-service gateway postgres machine (µs CPU) commits"
 for run in $(seq 1 "$RUNS"); do

@@ -37,7 +37,6 @@ for port in 18083 18084; do
 done
 
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # clock ticks (1/100 s), user + system
-machine() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; } # all processes: user, nice, system, irq, softirq
 run() { # port seconds -> "req/s p99 CPU-µs-per-request machine-CPU-µs-per-request" of that side
   local before after m0 m1
   before=$(cpu "${SIDE_PID[$1]}"); m0=$(machine)
@@ -50,6 +49,7 @@ run() { # port seconds -> "req/s p99 CPU-µs-per-request machine-CPU-µs-per-req
 }
 log "warm-up: 3 passes of ${WARMUP}s per side"
 for pass in 1 2 3; do run 18083 "$WARMUP" > /dev/null; run 18084 "$WARMUP" > /dev/null; done
+: > "$BENCH_DIR/rounds.txt" # a reused BENCH_DIR must not mix in an earlier run's rounds
 for round in $(seq 1 "$ROUNDS"); do
   line=""
   for step in 18083:A 18084:B 18084:B 18083:A; do

@@ -45,6 +45,7 @@ run() { # port seconds -> "req/s CPU-µs-per-request" of that gateway
 }
 log "warm-up: 2 passes of ${WARMUP}s per side"
 for pass in 1 2; do run 18180 "$WARMUP" > /dev/null; run 18181 "$WARMUP" > /dev/null; done
+: > "$BENCH_DIR/rounds.txt" # a reused BENCH_DIR must not mix in an earlier run's rounds
 for round in $(seq 1 "$ROUNDS"); do
   line=""
   for step in 18180:A 18181:B 18181:B 18180:A; do

@@ -3,6 +3,9 @@
 # stopped on exit. The caller sets BENCH_DIR, PORT, COMMAND_PORT, QUERY_PORT, DB_PORT as it needs them.
 log() { echo "[$(date +%T)] $*" >&2; }
 
+# The whole machine's CPU time so far, in clock ticks: all processes' user, nice, system, irq and softirq time.
+machine() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+
 PIDS=() # every process a script starts, stopped when it exits
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done; wait 2> /dev/null || true; }
 trap cleanup EXIT

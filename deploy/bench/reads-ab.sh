@@ -52,6 +52,7 @@ intents() { echo "http://localhost:$1/new/v2.0/flows/$FLOW/intents?limit=25"; }
 log "warm-up ${WARMUP}s per target and side"
 run "http://localhost:$BASELINE_PORT/fixed" "$WARMUP" > /dev/null
 for port in 18092 18093; do run "$(tokens $port)" "$WARMUP" > /dev/null; run "$(intents $port)" "$WARMUP" > /dev/null; done
+: > "$BENCH_DIR/rounds.txt" # a reused BENCH_DIR must not mix in an earlier run's rounds
 for round in $(seq 1 "$ROUNDS"); do
   line="bare $(run "http://localhost:$BASELINE_PORT/fixed" "$SECONDS_EACH")"
   for step in tokens:18092:tokA tokens:18093:tokB intents:18092:intA intents:18093:intB \
