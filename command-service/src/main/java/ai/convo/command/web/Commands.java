@@ -1,9 +1,9 @@
 package ai.convo.command.web;
 
-import ai.convo.command.consistency.PrincipalWrites;
 import ai.convo.contract.common.DomainException;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.persistence.AppendedPositions;
+import ai.convo.persistence.AppendingPrincipal;
 import ai.convo.persistence.EventPositions;
 import ai.convo.persistence.EventWakeups;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ import reactor.core.scheduler.Schedulers;
 /**
  * Sends commands off the Netty event loop: the command bus runs the handler and the JDBC append on the
  * caller's thread. Answers the handler's result and the global position of the newest event written.
- * Every command sent here is recorded as a write of the authenticated principal ({@link PrincipalWrites}), so that
+ * Every command sent here is recorded as a write of the authenticated principal ({@link AppendingPrincipal}), so that
  * principal's later reads reflect it on every query replica.
  * <p>
  * Two command replicas may decide on one aggregate at once; the second append then fails on the aggregate's
@@ -68,7 +68,7 @@ public class Commands {
      * same hop off the event loop: a look-up in a hop of its own cost a thread hand-off there and back per command.
      */
     public <R> Mono<Sent<R>> sendTo(Callable<String> aggregateOf, java.util.function.Function<String, Object> command) {
-        return principalKeys(null).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
+        return principalKeys(null).flatMap(keys -> uninterrupted(() -> AppendingPrincipal.as(keys, () -> {
                     String aggregateId = aggregateOf.call();
                     return this.<R>sendDecidingAgain(command.apply(aggregateId), List.of(aggregateId));
                 })))
@@ -80,7 +80,7 @@ public class Commands {
      * route (no principal) shows, such as the current system message ({@link ai.convo.persistence.PrincipalKeys}).
      */
     public <R> Mono<Sent<R>> sendReadBy(String publicKey, Object command, String... aggregateIds) {
-        return principalKeys(publicKey).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys,
+        return principalKeys(publicKey).flatMap(keys -> uninterrupted(() -> AppendingPrincipal.as(keys,
                         () -> this.<R>sendDecidingAgain(command, List.of(aggregateIds)))))
                 .onErrorMap(Commands::translate);
     }
@@ -92,7 +92,7 @@ public class Commands {
      * does; a conflict with another writer decides the whole batch again. Answers each command's result, in order.
      */
     public Mono<Sent<List<Object>>> sendTogether(List<?> commands, List<String> labels, Collection<String> aggregateIds) {
-        return principalKeys(null).flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, () -> {
+        return principalKeys(null).flatMap(keys -> uninterrupted(() -> AppendingPrincipal.as(keys, () -> {
                     try {
                         AppendedPositions.track();
                         List<Object> results = together(commands, labels);
@@ -111,7 +111,7 @@ public class Commands {
      */
     public List<Object> sendTogetherAs(String keys, List<?> commands, List<String> labels) {
         try {
-            return PrincipalWrites.as(keys, () -> together(commands, labels));
+            return AppendingPrincipal.as(keys, () -> together(commands, labels));
         } catch (RuntimeException e) {
             throw translate(e) instanceof RuntimeException translated ? translated : e;
         } catch (Exception e) {
@@ -155,7 +155,7 @@ public class Commands {
     /** For blocking work (JDBC lookups, commands sent directly) that must also stay off the event loop. */
     public <T> Mono<T> blocking(Callable<T> work) {
         return principalKeys(null)
-                .flatMap(keys -> uninterrupted(() -> PrincipalWrites.as(keys, work)))
+                .flatMap(keys -> uninterrupted(() -> AppendingPrincipal.as(keys, work)))
                 .onErrorMap(Commands::translate);
     }
 

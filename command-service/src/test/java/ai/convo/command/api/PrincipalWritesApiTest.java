@@ -3,7 +3,6 @@ package ai.convo.command.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.command.consistency.PrincipalWritePruning;
-import ai.convo.command.consistency.PrincipalWrites;
 import ai.convo.persistence.PrincipalKeys;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +18,6 @@ class PrincipalWritesApiTest extends ApiTestBase {
 
     @Autowired
     PrincipalWritePruning pruning;
-    @Autowired
-    PrincipalWrites principalWrites;
 
     private long newestOf(String key) {
         Long position = jdbc.queryForObject("SELECT max(position) FROM principal_write WHERE principal_key = ?",
@@ -49,15 +46,15 @@ class PrincipalWritesApiTest extends ApiTestBase {
     }
 
     @Test
-    void aCommandNamesItsPrincipalOnce() {
-        String locale = (String) createProject(ADMIN_KEY, "Once", "en-US").get("primaryLocaleReference");
-        long before = principalWrites.handled();
+    void anUpdateIsRecordedUnderItsPrincipalAtItsOwnPosition() {
+        String locale = (String) createProject(ADMIN_KEY, "Updated", "en-US").get("primaryLocaleReference");
 
-        http.patch().uri("/v2.0/locales/{id}", locale).header("X-API-Key", ADMIN_KEY)
-                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("name", "Once more"))
-                .exchange().expectStatus().isOk();
+        String position = http.patch().uri("/v2.0/locales/{id}", locale).header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("name", "Updated again"))
+                .exchange().expectStatus().isOk()
+                .returnResult(String.class).getResponseHeaders().getFirst("X-Event-Position");
 
-        assertThat(principalWrites.handled() - before).isEqualTo(1);
+        assertThat(newestOf(adminUserId())).isEqualTo(Long.parseLong(position)).isEqualTo(newestEvent());
     }
 
     @Test

@@ -14,9 +14,10 @@ import org.axonframework.eventsourcing.eventstore.jdbc.statements.TimestampWrite
 import org.axonframework.serialization.Serializer;
 
 /**
- * The global index of the newest event a thread appended while it {@link #track tracks} its appends, read from the
- * append itself ({@code RETURNING}): a command answers it as its position without a query after its commit. Axon's
- * own append statement, prepared to return the generated indexes; a thread that does not track appends as before.
+ * Axon's append statement, doing two more things on the way. It records the global index of the newest event a thread
+ * appended while it {@link #track tracks} its appends, read from the append itself ({@code RETURNING}): a command
+ * answers it as its position without a query after its commit. And it names the thread's {@link AppendingPrincipal}
+ * for the append trigger in the same statement, so the principal costs no round trip of its own.
  */
 public final class AppendedPositions {
 
@@ -50,12 +51,49 @@ public final class AppendedPositions {
                                           List<? extends EventMessage<?>> events, Serializer serializer,
                                           TimestampWriter timestampWriter) throws SQLException {
         long[] newest = NEWEST.get();
-        if (newest == null) {
-            return JdbcEventStorageEngineStatements.appendEvents(connection, schema, dataType, events, serializer,
-                    timestampWriter);
+        String principal = AppendingPrincipal.current();
+        Connection target = newest == null ? connection
+                : returningIndexes(connection, schema.globalIndexColumn(), newest);
+        if (principal != null) {
+            target = namingPrincipal(target, principal);
         }
-        return JdbcEventStorageEngineStatements.appendEvents(returningIndexes(connection, schema.globalIndexColumn(),
-                newest), schema, dataType, events, serializer, timestampWriter);
+        return JdbcEventStorageEngineStatements.appendEvents(target, schema, dataType, events, serializer,
+                timestampWriter);
+    }
+
+    /** The VALUES list of Axon's append statement: one placeholder per field of the event schema. */
+    static final String AXON_VALUES = "VALUES (?,?,?,?,?,?,?,?,?)";
+
+    /**
+     * The connection, except that the append it prepares first sets {@code app.principal} for the transaction: the
+     * row comes from a select over {@code set_config}, which runs before the statement's AFTER trigger reads it.
+     */
+    private static Connection namingPrincipal(Connection connection, String principal) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("prepareStatement") && args.length == 1) {
+                        String sql = (String) args[0];
+                        if (!sql.endsWith(AXON_VALUES)) {
+                            throw new IllegalStateException("Axon's append statement changed shape; the principal "
+                                    + "cannot ride on it: " + sql);
+                        }
+                        String naming = sql.substring(0, sql.length() - AXON_VALUES.length())
+                                + "SELECT ?,?,?,?,?,?,?,?,? FROM (SELECT set_config('app.principal', ?, true)) AS principal";
+                        return bindingPrincipal(connection.prepareStatement(naming), principal);
+                    }
+                    return invoke(connection, method, args);
+                });
+    }
+
+    /** The statement, with the principal bound (after the event's nine fields) for every event of the batch. */
+    private static PreparedStatement bindingPrincipal(PreparedStatement statement, String principal) {
+        return (PreparedStatement) Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("addBatch") && (args == null || args.length == 0)) {
+                        statement.setString(10, principal);
+                    }
+                    return invoke(statement, method, args);
+                });
     }
 
     /** The connection, except that the statement it prepares returns the global index and records the newest. */

@@ -96,8 +96,8 @@ public class LoginAttempts extends Periodic implements LoginGuard {
     }
 
     /**
-     * Appended as the user's write (see PrincipalWrites), in the open transaction. A sign-in is no aggregate's: Axon
-     * stores it under its own id with sequence 0 and no type, and hands it to this process's processors as the plain
+     * Appended as the user's write (the append trigger reads app.principal, as for a command's, see
+     * AppendingPrincipal), in the open transaction. A sign-in is no aggregate's: Axon stores it under its own id with sequence 0 and no type, and hands it to this process's processors as the plain
      * message it is, to every other reader as a domain event of that id (the event log takes both alike).
      */
     private void append(String userId, Object event) {
