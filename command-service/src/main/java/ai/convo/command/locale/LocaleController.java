@@ -18,8 +18,10 @@ import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.security.ApiPrincipal;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -82,8 +84,8 @@ public class LocaleController {
         body.validate();
         LocalePatch patch = new LocalePatch(name, primary, language, body.has("fallbackLocaleReference"),
                 fallback == null ? null : LocaleId.of(fallback));
-        return commands.<LocaleRecord>sendTo(() -> projectOf(localeId), projectId -> new UpdateLocaleCommand(
-                        ProjectId.of(projectId), LocaleId.of(localeId), caller.actor(), patch, Clock.nowSeconds()))
+        return this.<LocaleRecord>toProjectOf(localeId, projectId -> new UpdateLocaleCommand(ProjectId.of(projectId),
+                        LocaleId.of(localeId), caller.actor(), patch, Clock.nowSeconds()))
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.OK, media,
                         new Representation.Single("locale", sent.result().toWire()), null, sent.position()));
     }
@@ -93,13 +95,25 @@ public class LocaleController {
                                                @PathVariable String localeId) {
         Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("localeId", localeId);
-        return commands.sendTo(() -> projectOf(localeId), projectId -> new DeleteLocaleCommand(
-                        ProjectId.of(projectId), LocaleId.of(localeId), caller.actor(), Clock.nowSeconds()))
+        return toProjectOf(localeId, projectId -> new DeleteLocaleCommand(ProjectId.of(projectId),
+                        LocaleId.of(localeId), caller.actor(), Clock.nowSeconds()))
+                .doOnSuccess(deleted -> lookup.forget(localeId))
                 .map(sent -> ApiResponses.noContent(sent.position()));
     }
 
-    private String projectOf(String localeId) {
-        return lookup.projectOf(localeId)
-                .orElseThrow(() -> DomainException.notFound("Locale " + localeId + " does not exist."));
+    /**
+     * Sends a command about the locale to its project, by the route this replica remembers (no look-up per command).
+     * A 404 on a remembered route may mean the locale or its project is gone since: the route is forgotten and the
+     * command sent once more by a fresh look-up, so the answer is the one a fresh look-up gives.
+     */
+    private <R> Mono<Commands.Sent<R>> toProjectOf(String localeId, Function<String, Object> command) {
+        return commands.<R>sendTo(() -> project(lookup.routeOf(localeId), localeId), command)
+                .onErrorResume(error -> error instanceof DomainException refused
+                                && refused.kind() == DomainException.Kind.NOT_FOUND && lookup.forget(localeId),
+                        error -> commands.<R>sendTo(() -> project(lookup.projectOf(localeId), localeId), command));
+    }
+
+    private static String project(Optional<String> found, String localeId) {
+        return found.orElseThrow(() -> DomainException.notFound("Locale " + localeId + " does not exist."));
     }
 }

@@ -4,7 +4,9 @@ import ai.convo.contract.locale.LocaleCreatedEvent;
 import ai.convo.contract.locale.LocaleDeletedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import ai.convo.command.web.CommandSideProcessing;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -13,16 +15,46 @@ import org.springframework.stereotype.Component;
 
 /**
  * Which project a locale belongs to, so that PATCH /locales/{id} can address the project aggregate.
- * Written in the same transaction as the events (subscribing processor), so it is never stale.
+ * Written in the same transaction as the events (subscribing processor), so it is never stale. The routes the
+ * controller takes are also remembered ({@link #routeOf}): a locale never moves to another project, so a remembered
+ * route is right while the locale exists, and the project aggregate itself answers for one that no longer does.
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
 public class LocaleLookup {
 
+    /** Beyond this many routes, all are forgotten: each costs one look-up to learn again. */
+    private static final int ROUTES = 50_000;
+
     private final JdbcTemplate jdbc;
+    private final Map<String, String> routes = new ConcurrentHashMap<>();
 
     public LocaleLookup(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+    }
+
+    /**
+     * The project to send a command about the locale to: remembered, or looked up and then remembered. A command
+     * that finds no such locale there must {@link #forget} the route and ask again, for the locale may be gone.
+     */
+    public Optional<String> routeOf(String localeId) {
+        String remembered = routes.get(localeId);
+        if (remembered != null) {
+            return Optional.of(remembered);
+        }
+        Optional<String> found = projectOf(localeId);
+        found.ifPresent(projectId -> {
+            if (routes.size() >= ROUTES) {
+                routes.clear();
+            }
+            routes.put(localeId, projectId);
+        });
+        return found;
+    }
+
+    /** Forgets the locale's route; whether one was remembered. */
+    public boolean forget(String localeId) {
+        return routes.remove(localeId) != null;
     }
 
     public Optional<String> projectOf(String localeId) {

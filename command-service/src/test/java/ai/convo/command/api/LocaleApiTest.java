@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.identity.Role;
+import ai.convo.contract.locale.DeleteLocaleCommand;
 import ai.convo.contract.locale.LocaleId;
 import ai.convo.contract.locale.LocalePatch;
 import ai.convo.contract.project.ProjectId;
@@ -97,6 +98,40 @@ class LocaleApiTest extends ApiTestBase {
         // untracked, an append records nothing
         gateway.sendAndWait(rename);
         assertThat(AppendedPositions.take()).isNull();
+    }
+
+    @Test
+    void givenARememberedRoute_whenTheLocaleOrItsProjectIsGoneSince_thenTheAnswerIsAsForAnyMissingLocale() {
+        Map<String, Object> project = createProject(ADMIN_KEY, "Routes", "en-US");
+        String projectId = (String) project.get("_id");
+        String primary = (String) project.get("primaryLocaleReference");
+        String other = (String) createLocale(ADMIN_KEY, Map.of("projectId", projectId, "name", "Other",
+                "nluLanguage", "de-DE")).get("_id");
+        patch(ADMIN_KEY, primary, Map.of("name", "Remembered"), 200);
+        patch(ADMIN_KEY, other, Map.of("name", "Remembered too"), 200);
+
+        // the route is remembered: no look-up (this row is what a look-up reads) decides the next command
+        jdbc.update("DELETE FROM cmd_locale_lookup WHERE locale_id = ?", primary);
+        assertThat(patch(ADMIN_KEY, primary, Map.of("name", "Without a look-up"), 200).get("name"))
+                .isEqualTo("Without a look-up");
+        jdbc.update("INSERT INTO cmd_locale_lookup (locale_id, project_id) VALUES (?, ?)", primary, projectId);
+
+        // deleted as another replica would: this replica still remembers the route
+        String organisation = jdbc.queryForObject("SELECT organisation_id FROM identity_user WHERE email = ?",
+                String.class, ADMIN_EMAIL);
+        gateway.sendAndWait(new DeleteLocaleCommand(ProjectId.of(projectId), LocaleId.of(other),
+                new Actor(adminUserId(), organisation, Role.ORG_ADMIN), 1L));
+        assertThat(patch(ADMIN_KEY, other, Map.of("name", "Gone"), 404).get("detail"))
+                .isEqualTo("Locale " + other + " does not exist.");
+
+        http.delete().uri("/v2.0/projects/{id}", projectId).header("X-API-Key", ADMIN_KEY)
+                .exchange().expectStatus().isNoContent();
+        assertThat(patch(ADMIN_KEY, primary, Map.of("name", "Gone"), 404).get("detail"))
+                .as("not the project's not-found, which would name it")
+                .isEqualTo("Locale " + primary + " does not exist.");
+        http.delete().uri("/v2.0/locales/{id}", primary).header("X-API-Key", ADMIN_KEY)
+                .exchange().expectStatus().isNotFound()
+                .expectBody().jsonPath("$.detail").isEqualTo("Locale " + primary + " does not exist.");
     }
 
     @Test
