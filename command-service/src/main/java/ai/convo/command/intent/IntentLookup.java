@@ -178,7 +178,13 @@ public class IntentLookup implements IntentDirectory {
 
     @EventHandler
     void on(LocaleUpdatedEvent event) {
-        // Most updates rename a locale: writing an unchanged row would still cost a new row version and its WAL.
+        // Most updates rename a locale: the event says so, and a statement that changes nothing is still a round
+        // trip in the command's transaction. (An event without changedFields may have changed anything.)
+        if (event.changedFields() != null && !event.changedFields().contains("fallbackLocaleReference")
+                && !event.changedFields().contains("primary")) {
+            return;
+        }
+        // Writing an unchanged row would still cost a new row version and its WAL.
         jdbc.update("UPDATE cmd_intent_locale SET fallback_locale_id = ?, is_primary = ? WHERE locale_id = ? "
                         + "AND (fallback_locale_id IS DISTINCT FROM ? OR is_primary IS DISTINCT FROM ?)",
                 event.fallbackLocaleReference(), event.primary(), event.localeId(), event.fallbackLocaleReference(),

@@ -135,6 +135,31 @@ class LocaleApiTest extends ApiTestBase {
     }
 
     @Test
+    void theWriteSidesLocaleTableFollowsFallbackAndPrimaryChangesAndIsNotWrittenForARename() {
+        Map<String, Object> project = createProject(ADMIN_KEY, "Write side", "en-US");
+        String primary = (String) project.get("primaryLocaleReference");
+        String other = (String) createLocale(ADMIN_KEY, Map.of("projectId", project.get("_id"), "name", "Other",
+                "nluLanguage", "de-DE")).get("_id");
+
+        patch(ADMIN_KEY, other, Map.of("fallbackLocaleReference", primary), 200);
+        assertThat(jdbc.queryForObject("SELECT fallback_locale_id FROM cmd_intent_locale WHERE locale_id = ?",
+                String.class, other)).isEqualTo(primary);
+
+        String version = jdbc.queryForObject("SELECT xmin::text FROM cmd_intent_locale WHERE locale_id = ?",
+                String.class, other);
+        patch(ADMIN_KEY, other, Map.of("name", "Renamed", "nluLanguage", "fr-FR"), 200);
+        assertThat(jdbc.queryForObject("SELECT xmin::text FROM cmd_intent_locale WHERE locale_id = ?",
+                String.class, other)).as("a rename leaves the row as it was").isEqualTo(version);
+
+        patch(ADMIN_KEY, other, Map.of("primary", true), 200);
+        assertThat(jdbc.queryForList("SELECT locale_id FROM cmd_intent_locale WHERE project_id = ? AND is_primary",
+                String.class, project.get("_id"))).containsExactly(other);
+        patch(ADMIN_KEY, other, java.util.Collections.singletonMap("fallbackLocaleReference", null), 200);
+        assertThat(jdbc.queryForObject("SELECT fallback_locale_id FROM cmd_intent_locale WHERE locale_id = ?",
+                String.class, other)).isNull();
+    }
+
+    @Test
     void patchAnswersPlainJsonWhenAskedFor() {
         String primary = (String) createProject(ADMIN_KEY, "Json", "en-US").get("primaryLocaleReference");
         http.patch().uri("/v2.0/locales/{id}", primary)
