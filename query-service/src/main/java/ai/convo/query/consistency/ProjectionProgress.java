@@ -103,8 +103,8 @@ public class ProjectionProgress {
         }
         if (!replica && processors.stream().allMatch(ProjectionProgress::holdsEverySegment)) {
             List<Covered> segments = new ArrayList<>();
-            processors.forEach(processor -> processor.processingStatus().values()
-                    .forEach(status -> segments.add(covered(status))));
+            processors.forEach(processor -> processor.processingStatus().forEach((segment, status) ->
+                    segments.add(named(covered(status), processor.getName() + "[" + segment + "]"))));
             return decide(segments, position);
         }
         // Read every row before deciding: stopping early would cancel the query in flight.
