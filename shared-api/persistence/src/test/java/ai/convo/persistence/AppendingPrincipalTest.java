@@ -2,7 +2,6 @@ package ai.convo.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ai.convo.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -28,10 +26,7 @@ class AppendingPrincipalTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        settings = new DatabaseSettings(db.host(), db.port(), db.database(), db.username(), db.password(), 2, 2);
-        Flyway.configure().dataSource(settings.jdbcUrl(), db.username(), db.password())
-                .locations("classpath:db/common").load().migrate();
+        settings = CommonSchema.newDatabase();
     }
 
     @Test

@@ -2,7 +2,6 @@ package ai.convo.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ai.convo.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -13,7 +12,6 @@ import java.util.List;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,10 +30,7 @@ class EventWakeupsTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        settings = new DatabaseSettings(db.host(), db.port(), db.database(), db.username(), db.password(), 2, 2);
-        Flyway.configure().dataSource(settings.jdbcUrl(), db.username(), db.password())
-                .locations("classpath:db/common").load().migrate();
+        settings = CommonSchema.newDatabase();
     }
 
     @AfterAll
