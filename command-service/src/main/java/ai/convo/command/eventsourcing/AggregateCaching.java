@@ -35,6 +35,12 @@ public class AggregateCaching {
         return capacity <= 0 ? NoCache.INSTANCE : new FreshAggregateCache(eventStore, capacity);
     }
 
+    /** Checks a cached aggregate a command appended nothing to when the command ends (and none it appended to). */
+    @Bean
+    public CachedDecisions cachedDecisions(EventStore eventStore, @Qualifier("aggregateCache") Cache aggregateCache) {
+        return new CachedDecisions(eventStore, aggregateCache);
+    }
+
     @Bean
     public SnapshotTriggerDefinition aggregateSnapshots(Snapshotter snapshotter,
                                                         @Value("${app.aggregates.snapshot-threshold:100}") int threshold) {

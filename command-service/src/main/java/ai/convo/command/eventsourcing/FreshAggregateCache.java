@@ -3,6 +3,7 @@ package ai.convo.command.eventsourcing;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.SoftReference;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,14 +11,17 @@ import org.axonframework.common.Registration;
 import org.axonframework.common.caching.Cache;
 import org.axonframework.eventsourcing.AggregateCacheEntry;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The aggregates this replica decided on last, kept in memory so a command does not load its aggregate from the
- * store. Several command replicas write one event store, so a cached aggregate may be behind: before one is handed
- * out, its version is compared with the newest sequence number stored for it (one indexed query, in the command's
- * transaction), and a stale one is dropped and loaded anew (snapshot and the events after it). A decision, a refusal
- * included, is therefore always taken on the latest committed state. An append that still races another replica
- * fails on the sequence number, rolls back (which evicts the entry) and is decided again.
+ * store. Several command replicas write one event store, so a cached aggregate may be behind. A command that appends
+ * to it finds out on its append, which collides with the stored sequence number, rolls back (which evicts the entry)
+ * and is decided again. One that appends nothing to it compares its version with the newest sequence number stored
+ * (one indexed query, in the command's transaction) when it ends, and is decided again if it was behind
+ * ({@link CachedDecisions}); outside a command, the comparison is made before the entry is handed out. A decision, a
+ * refusal included, therefore always stands on the latest committed state.
  * Least recently used entries go first beyond {@code capacity}; entries are soft references, so a heap under
  * pressure drops aggregates (to be loaded again) before it runs out.
  */
@@ -50,17 +54,67 @@ public class FreshAggregateCache implements Cache {
     @Override
     @SuppressWarnings("unchecked")
     public <K, V> V get(K key) {
+        Map<Object, Object> uncommitted = uncommitted(false);
+        if (uncommitted != null && uncommitted.containsKey(key)) {
+            // this transaction's own version: the store holds it for this transaction, and nobody else can append
+            // past it before this transaction ends
+            return (V) uncommitted.get(key);
+        }
         SoftReference<Object> reference;
         synchronized (entries) {
             reference = entries.get(key);
         }
         Object value = reference == null ? null : reference.get();
-        if (reference != null && (value == null
-                || value instanceof AggregateCacheEntry<?> entry && !current(key.toString(), entry))) {
+        if (reference != null && (value == null || value instanceof AggregateCacheEntry<?> entry
+                && !CachedDecisions.deferred(key, (Long) VERSION.get(entry)) && !current(key.toString(), entry))) {
             remove(key, reference);
             return null;
         }
         return (V) value;
+    }
+
+    /**
+     * What the current transaction cached: kept apart until it commits, so the shared entries never hold events that
+     * are not committed. Several commands may share one transaction (a batch): one that ended before the transaction
+     * rolls back must not leave its version behind for others, who check only what they append nothing to.
+     */
+    @SuppressWarnings("unchecked")
+    private Map<Object, Object> uncommitted(boolean create) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            return null;
+        }
+        Map<Object, Object> uncommitted = (Map<Object, Object>) TransactionSynchronizationManager.getResource(this);
+        if (uncommitted == null && create) {
+            Map<Object, Object> created = new HashMap<>();
+            TransactionSynchronizationManager.bindResource(this, created);
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void suspend() {
+                    TransactionSynchronizationManager.unbindResource(FreshAggregateCache.this);
+                }
+
+                @Override
+                public void resume() {
+                    TransactionSynchronizationManager.bindResource(FreshAggregateCache.this, created);
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    TransactionSynchronizationManager.unbindResourceIfPossible(FreshAggregateCache.this);
+                    synchronized (entries) {
+                        created.forEach((key, value) -> {
+                            if (status == STATUS_COMMITTED) {
+                                entries.put(key, new SoftReference<>(value));
+                            } else {
+                                entries.remove(key);
+                            }
+                        });
+                    }
+                }
+            });
+            uncommitted = created;
+        }
+        return uncommitted;
     }
 
     /** Whether the store holds no event of the aggregate newer than the cached version. */
@@ -78,6 +132,11 @@ public class FreshAggregateCache implements Cache {
 
     @Override
     public void put(Object key, Object value) {
+        Map<Object, Object> uncommitted = uncommitted(true);
+        if (uncommitted != null) {
+            uncommitted.put(key, value);
+            return;
+        }
         synchronized (entries) {
             entries.put(key, new SoftReference<>(value));
         }
@@ -85,6 +144,14 @@ public class FreshAggregateCache implements Cache {
 
     @Override
     public boolean putIfAbsent(Object key, Object value) {
+        Map<Object, Object> uncommitted = uncommitted(true);
+        if (uncommitted != null) {
+            if (containsKey(key)) {
+                return false;
+            }
+            uncommitted.put(key, value);
+            return true;
+        }
         synchronized (entries) {
             SoftReference<Object> current = entries.get(key);
             if (current != null && current.get() != null) {
@@ -97,13 +164,19 @@ public class FreshAggregateCache implements Cache {
 
     @Override
     public boolean remove(Object key) {
+        Map<Object, Object> uncommitted = uncommitted(false);
+        boolean removed = uncommitted != null && uncommitted.remove(key) != null;
         synchronized (entries) {
-            return entries.remove(key) != null;
+            return entries.remove(key) != null || removed;
         }
     }
 
     @Override
     public void removeAll() {
+        Map<Object, Object> uncommitted = uncommitted(false);
+        if (uncommitted != null) {
+            uncommitted.clear();
+        }
         synchronized (entries) {
             entries.clear();
         }
@@ -111,6 +184,10 @@ public class FreshAggregateCache implements Cache {
 
     @Override
     public boolean containsKey(Object key) {
+        Map<Object, Object> uncommitted = uncommitted(false);
+        if (uncommitted != null && uncommitted.containsKey(key)) {
+            return true;
+        }
         synchronized (entries) {
             SoftReference<Object> reference = entries.get(key);
             return reference != null && reference.get() != null;

@@ -75,6 +75,23 @@ class BatchApiTest extends FlowApiSupport {
     }
 
     @Test
+    void givenABatchThatFailedAfterItsFirstChange_whenTheNextChangeIsDecided_thenOnTheStoredStateWithNoGapInTheLog() {
+        // given: a batch whose first operation changed the intent before its second failed, so all of it rolled back
+        json(send("PATCH", sentences(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("text", "phantom", "localeReference", localeId)),
+                Map.of("op", "delete", "id", Ids.newId())))), 404);
+        long before = sentenceEvents();
+        // when: the next change of the intent, which appends
+        json(send("PATCH", sentences(), ADMIN_KEY, Map.of("operations", List.of(
+                Map.of("op", "create", "value", Map.of("text", "real", "localeReference", localeId))))), 200);
+        // then: it was decided on what the store holds; a cached intent still holding the rolled-back sentence would
+        // append past a sequence number the store never got
+        assertThat(sentenceEvents()).isEqualTo(before + 1);
+        assertThat(jdbc.queryForObject("SELECT max(sequence_number) + 1 FROM domain_event_entry "
+                + "WHERE aggregate_identifier = ?", Long.class, intentId)).isEqualTo(before + 1);
+    }
+
+    @Test
     void givenAMalformedBatch_whenSent_then400NamingEveryPathAndNothingIsStored() {
         // given
         long before = eventCount();
