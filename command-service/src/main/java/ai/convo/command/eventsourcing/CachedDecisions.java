@@ -73,6 +73,13 @@ public class CachedDecisions implements MessageHandlerInterceptor<CommandMessage
         }
         Unchecked unchecked = new Unchecked();
         unitOfWork.resources().put(RESOURCE, unchecked);
+        // an append that collided: one of the aggregates handed out unchecked was behind the store
+        unitOfWork.onRollback(rolledBack -> {
+            if (rolledBack.getExecutionResult() != null
+                    && collided(rolledBack.getExecutionResult().getExceptionResult())) {
+                unchecked.handedOut.keySet().forEach(this::behindTheStore);
+            }
+        });
         Object result;
         try {
             result = interceptorChain.proceed();
@@ -109,6 +116,15 @@ public class CachedDecisions implements MessageHandlerInterceptor<CommandMessage
         };
     }
 
+    private static boolean collided(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof ConcurrencyException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The first aggregate handed out that the store holds newer events of (dropped from the cache), or null. */
     private String behind(Unchecked unchecked, boolean skipAppended) {
         for (Map.Entry<Object, Long> entry : unchecked.handedOut.entrySet()) {
@@ -118,11 +134,19 @@ public class CachedDecisions implements MessageHandlerInterceptor<CommandMessage
             }
             Optional<Long> stored = eventStore.lastSequenceNumberFor(aggregateId);
             if (stored.isEmpty() || !stored.get().equals(entry.getValue())) {
-                cache.remove(entry.getKey());
+                behindTheStore(entry.getKey());
                 return aggregateId;
             }
         }
         return null;
+    }
+
+    private void behindTheStore(Object key) {
+        if (cache instanceof FreshAggregateCache fresh) {
+            fresh.behindTheStore(key);
+        } else {
+            cache.remove(key);
+        }
     }
 
     private static String behindTheStore(String aggregateId) {

@@ -38,8 +38,14 @@ public class FreshAggregateCache implements Cache {
         }
     }
 
+    /** How many commands check an aggregate at once after it was found behind the store. */
+    static final int CHECKS_AFTER_STALE = 16;
+    private static final int CONTENDED_LIMIT = 50_000;
+
     private final EventStore eventStore;
     private final Map<Object, SoftReference<Object>> entries;
+    /** Aggregates found behind the store lately, and how many more commands check them before they are handed out. */
+    private final Map<Object, Integer> contended = new java.util.concurrent.ConcurrentHashMap<>();
 
     public FreshAggregateCache(EventStore eventStore, int capacity) {
         this.eventStore = eventStore;
@@ -65,12 +71,42 @@ public class FreshAggregateCache implements Cache {
             reference = entries.get(key);
         }
         Object value = reference == null ? null : reference.get();
-        if (reference != null && (value == null || value instanceof AggregateCacheEntry<?> entry
-                && !CachedDecisions.deferred(key, (Long) VERSION.get(entry)) && !current(key.toString(), entry))) {
+        if (reference == null) {
+            return null;
+        }
+        if (value == null) {
             remove(key, reference);
             return null;
         }
+        if (value instanceof AggregateCacheEntry<?> entry) {
+            boolean writtenElsewhere = contended.containsKey(key);
+            if (writtenElsewhere || !CachedDecisions.deferred(key, (Long) VERSION.get(entry))) {
+                if (!current(key.toString(), entry)) {
+                    behindTheStore(key);
+                    return null;
+                }
+                if (writtenElsewhere) {
+                    contended.computeIfPresent(key, (k, left) -> left > 1 ? left - 1 : null);
+                }
+            }
+        }
         return (V) value;
+    }
+
+    /**
+     * A cached aggregate found behind the store (another replica wrote it): dropped, and checked before it is handed
+     * out for the next {@link #CHECKS_AFTER_STALE} commands. Leaving the check to a command's end pays only while the
+     * cache is current: a stale aggregate's append collides, rolls back and is decided again, which costs more than
+     * the check (replicas that take turns on one aggregate would pay that every other command).
+     */
+    void behindTheStore(Object key) {
+        synchronized (entries) {
+            entries.remove(key);
+        }
+        if (contended.size() >= CONTENDED_LIMIT) {
+            contended.clear();
+        }
+        contended.put(key, CHECKS_AFTER_STALE);
     }
 
     /**

@@ -88,37 +88,32 @@ class AggregateSnapshotsApiTest extends ApiTestBase {
 
     @Test
     void givenACachedAggregateBehindTheStore_whenItWouldRefuse_thenTheRefusalIsDecidedOnTheLatestState() {
-        Map<String, Object> project = createProject(ADMIN_KEY, "refused elsewhere", "en-US");
-        String projectId = (String) project.get("_id");
-        String english = (String) project.get("primaryLocaleReference");
-        String german = (String) createLocale(ADMIN_KEY, Map.of("projectId", projectId, "name", "German",
-                "nluLanguage", "de-DE")).get("_id");
+        TwoLocales project = twoLocales("refused elsewhere");
+        String projectId = project.id();
+        String english = project.english();
+        String german = project.german();
         patch(german, Map.of("name", "taken"));
         // given another replica renamed the locale after this one cached the project: "taken" is free again
         appendedElsewhere(projectId, "taken", "renamed elsewhere");
-        long before = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ?",
-                Long.class, projectId);
+        long before = eventsOf(projectId);
 
         // when a rename to that name is decided here (the cached project would refuse it as a duplicate name)
         Map<String, Object> answer = patch(english, Map.of("name", "taken"));
 
         // then it is decided on the latest state: allowed
         assertThat(answer).containsEntry("name", "taken");
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ?",
-                Long.class, projectId)).isEqualTo(before + 1);
+        assertThat(eventsOf(projectId)).isEqualTo(before + 1);
     }
 
     @Test
     void givenACachedAggregateBehindTheStore_whenAChangeAppends_thenItCollidesAndIsDecidedAgain() {
-        Map<String, Object> project = createProject(ADMIN_KEY, "appended elsewhere", "en-US");
-        String projectId = (String) project.get("_id");
-        String english = (String) project.get("primaryLocaleReference");
-        String german = (String) createLocale(ADMIN_KEY, Map.of("projectId", projectId, "name", "German",
-                "nluLanguage", "de-DE")).get("_id");
+        TwoLocales project = twoLocales("appended elsewhere");
+        String projectId = project.id();
+        String english = project.english();
+        String german = project.german();
         patch(english, Map.of("name", "here"));
         appendedElsewhere(projectId, "here", "elsewhere");
-        long before = jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ?",
-                Long.class, projectId);
+        long before = eventsOf(projectId);
 
         // when a change that appends is decided here, on the cached project
         Map<String, Object> answer = patch(english, Map.of("fallbackLocaleReference", german));
@@ -126,8 +121,23 @@ class AggregateSnapshotsApiTest extends ApiTestBase {
         // then its append collided with the other replica's event, and it was decided again on the latest state:
         // one event more, after the other replica's
         assertThat(answer).containsEntry("name", "elsewhere").containsEntry("fallbackLocaleReference", german);
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ?",
-                Long.class, projectId)).isEqualTo(before + 1);
+        assertThat(eventsOf(projectId)).isEqualTo(before + 1);
+    }
+
+    private record TwoLocales(String id, String english, String german) {
+    }
+
+    private TwoLocales twoLocales(String name) {
+        Map<String, Object> project = createProject(ADMIN_KEY, name, "en-US");
+        String projectId = (String) project.get("_id");
+        String german = (String) createLocale(ADMIN_KEY, Map.of("projectId", projectId, "name", "German",
+                "nluLanguage", "de-DE")).get("_id");
+        return new TwoLocales(projectId, (String) project.get("primaryLocaleReference"), german);
+    }
+
+    private long eventsOf(String aggregateId) {
+        return jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ?",
+                Long.class, aggregateId);
     }
 
     /** Another replica's write: the aggregate's newest event again, with one name replaced, at the next sequence. */
