@@ -22,6 +22,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebInputException;
 import org.springframework.web.server.UnsupportedMediaTypeStatusException;
 import org.springframework.web.server.WebExceptionHandler;
+import org.springframework.web.util.DisconnectedClientHelper;
 import reactor.core.publisher.Mono;
 
 /**
@@ -34,6 +35,13 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
 
     @Override
     public Mono<Void> handle(ServerWebExchange exchange, Throwable error) {
+        if (DisconnectedClientHelper.isClientDisconnectedException(error)) {
+            // the client closed its connection before the answer (a load test ending, a browser tab closed): nothing
+            // can be written, and nothing failed on this side
+            log.debug("Request {} {}: the client went away before the answer", exchange.getRequest().getMethod(),
+                    exchange.getRequest().getPath().value());
+            return Mono.empty();
+        }
         ApiProblem problem = toProblem(exchange, error);
         if (problem.status().is5xxServerError()) {
             log.error("Request {} {} failed (trace {})", exchange.getRequest().getMethod(),

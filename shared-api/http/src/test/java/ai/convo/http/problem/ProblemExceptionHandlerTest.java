@@ -50,6 +50,18 @@ class ProblemExceptionHandlerTest {
         return exchange.getResponse().getBodyAsString().block();
     }
 
+    // ---- a client that went away
+
+    @Test
+    void givenAClientThatClosedItsConnection_whenItsAnswerFails_thenNothingIsWrittenNorLoggedAsAnError() {
+        MockServerWebExchange exchange = get("/new/v2.0/projects");
+
+        handler.handle(exchange, reactor.netty.channel.AbortedException.beforeSend()).block();
+
+        assertThat(exchange.getResponse().getStatusCode()).isNull();
+        assertThat(exchange.getResponse().isCommitted()).isFalse();
+    }
+
     // ---- domain exceptions
 
     @ParameterizedTest
