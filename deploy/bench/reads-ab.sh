@@ -7,7 +7,9 @@
 #   ... change, ./mvnw -B -q install -DskipTests -DskipImages ...
 #   JAR_A=/tmp/a.jar JAR_B=query-service/target/query-service-0.1.0-SNAPSHOT-exec.jar deploy/bench/reads-ab.sh
 # ENV_A, ENV_B: space-separated NAME=value pairs for one side only (e.g. ENV_B=APP_CONSISTENCY_PER_PRINCIPAL=false).
-# Env: ROUNDS (3), SECONDS_EACH (6), WARMUP (30 s per target and side), CONNECTIONS (32), INTENTS (2000).
+# Env: ROUNDS (3), SECONDS_EACH (6), WARMUP (30 s per target and side), CONNECTIONS (32), INTENTS (2000), GAP (0; 1
+#      leaves a position no event takes, as an append that rolled back does, below a write of the bench's principal:
+#      what run-all's history runs leave, where two command services write the same aggregates).
 # Needs wrk and the built jars (./mvnw -B install -DskipTests -DskipImages).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -30,6 +32,11 @@ for i in $(seq 1 36); do
   post "/v2.0/projects/$TOKENS/snippets" "{\"label\":\"token $i\",\"type\":\"custom\",\"script\":\"value $i\"}" > /dev/null
 done
 FLOW=$(java deploy/bench/SeedFlow.java "http://localhost:$PORT/new" "$INTENTS" 10 16 2> /dev/null | tail -1)
+if [ "${GAP:-0}" = 1 ]; then
+  psql -h 127.0.0.1 -p $DB_PORT -U postgres -d convo -qAt \
+    -c "SELECT nextval(pg_get_serial_sequence('domain_event_entry', 'global_index'))" > /dev/null
+  post /v2.0/projects '{"name":"after the gap","locale":"en-US"}' > /dev/null
+fi
 
 for side in A:18092 B:18093; do
   name=${side%%:*}; port=${side##*:}; jar_var="JAR_$name"; env_var="ENV_$name"

@@ -10,6 +10,8 @@ import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.r2dbc.postgresql.api.PostgresqlResult;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,11 +37,18 @@ public class ConsistencyChannel implements SmartLifecycle, ChangeNotifications {
     private static final Logger log = LoggerFactory.getLogger(ConsistencyChannel.class);
     /**
      * Each key's newest row, one backward index step per key. (A max() grouped over the key's rows read all of them:
-     * 6 ms once a busy principal had 4,600 unpruned rows, and every read waits for this look-up.)
+     * 6 ms once a busy principal had 4,600 unpruned rows, and every read waits for this look-up.) Then, as rows
+     * without a key, which of the projections' gaps ($2) an event fills by now: in the same round trip, after the read
+     * arrived.
      */
     static final String LOOKUP = "SELECT k.principal_key, w.position FROM unnest($1::text[]) AS k(principal_key) "
             + "CROSS JOIN LATERAL (SELECT p.position FROM principal_write p WHERE p.principal_key = k.principal_key "
-            + "ORDER BY p.position DESC LIMIT 1) w";
+            + "ORDER BY p.position DESC LIMIT 1) w "
+            + "UNION ALL SELECT NULL, e.global_index FROM domain_event_entry e WHERE e.global_index = ANY($2::bigint[])";
+
+    /** What a look-up found: each key's newest position, and the gaps that hold an event. */
+    record Found(Map<String, Long> newest, Set<Long> filled) {
+    }
 
     private final PostgresqlConnectionFactory factory;
     private final Set<EventNotifications.ChangeListener> listeners = ConcurrentHashMap.newKeySet();
@@ -62,18 +71,32 @@ public class ConsistencyChannel implements SmartLifecycle, ChangeNotifications {
         return connection != null;
     }
 
-    /** The newest position under each key that has one, over this connection; empty when it is down. */
-    Mono<Map<String, Long>> newest(String[] keys) {
+    /** The newest position under each key that has one, and which gaps hold an event, over this connection; empty when it is down. */
+    Mono<Found> newest(String[] keys, Long[] gaps) {
         PostgresqlConnection current = connection;
         if (current == null) {
             return Mono.empty();
         }
-        return current.createStatement(LOOKUP).bind("$1", keys).execute()
-                .flatMap(result -> result.map((row, meta) -> Map.entry(row.get("principal_key", String.class),
-                        row.get("position", Long.class))))
-                .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new)
-                .map(found -> (Map<String, Long>) found)
+        return current.createStatement(LOOKUP).bind("$1", keys).bind("$2", gaps).execute()
+                .flatMap(result -> result.map((row, meta) -> new Object[] {row.get("principal_key", String.class),
+                        row.get("position", Long.class)}))
+                .collectList()
+                .map(ConsistencyChannel::found)
                 .doOnError(error -> lost(current, error));
+    }
+
+    /** Rows of {@link #LOOKUP}: key and position, or no key and a gap's position. */
+    static Found found(List<Object[]> rows) {
+        Map<String, Long> newest = new HashMap<>();
+        Set<Long> filled = new HashSet<>();
+        for (Object[] row : rows) {
+            if (row[0] == null) {
+                filled.add((Long) row[1]);
+            } else {
+                newest.put((String) row[0], (Long) row[1]);
+            }
+        }
+        return new Found(newest, filled);
     }
 
     private void connect() {

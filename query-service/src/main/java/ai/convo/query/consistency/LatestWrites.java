@@ -1,7 +1,7 @@
 package ai.convo.query.consistency;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,23 +23,29 @@ import reactor.core.publisher.MonoSink;
 @Component
 public class LatestWrites {
 
-    private record Pending(List<String> keys, MonoSink<Long> sink) {
+    private record Pending(List<String> keys, MonoSink<Newest> sink) {
+    }
+
+    /** The highest position recorded under a read's keys (0: none), and what its look-up found of the gaps. */
+    public record Newest(long position, CheckedGaps gaps) {
     }
 
     private final DatabaseClient db;
     private final ConsistencyChannel channel;
+    private final ProjectionProgress progress;
     private final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean inFlight = new AtomicBoolean();
 
-    public LatestWrites(DatabaseClient db, ConsistencyChannel channel) {
+    public LatestWrites(DatabaseClient db, ConsistencyChannel channel, ProjectionProgress progress) {
         this.db = db;
         this.channel = channel;
+        this.progress = progress;
     }
 
-    /** The highest position recorded under any of the keys; 0 when none has written. */
-    public Mono<Long> of(List<String> keys) {
+    /** The highest position recorded under any of the keys (0 when none has written), and the gaps checked. */
+    public Mono<Newest> of(List<String> keys) {
         if (keys.isEmpty()) {
-            return Mono.just(0L);
+            return Mono.just(new Newest(0, CheckedGaps.NONE));
         }
         return Mono.create(sink -> {
             queue.add(new Pending(keys, sink));
@@ -60,36 +66,47 @@ public class LatestWrites {
             Set<String> keys = new LinkedHashSet<>();
             batch.forEach(pending -> keys.addAll(pending.keys()));
             String[] wanted = keys.toArray(String[]::new);
+            Long[] gaps = progress.openGaps();
             // Through the consistency channel, which also brings every cache invalidation committed before; through
             // the pool while it is down (and nothing is cached then).
-            channel.newest(wanted)
+            channel.newest(wanted, gaps)
                     .onErrorResume(error -> Mono.empty())
-                    .switchIfEmpty(Mono.defer(() -> overPool(wanted)))
-                    .subscribe(positions -> answer(batch, positions), error -> fail(batch, error));
+                    .switchIfEmpty(Mono.defer(() -> overPool(wanted, gaps)))
+                    .subscribe(found -> answer(batch, gaps, found), error -> fail(batch, error));
             return;
         }
     }
 
-    private Mono<Map<String, Long>> overPool(String[] keys) {
-        return db.sql(ConsistencyChannel.LOOKUP.replace("$1::text[]", "CAST(:keys AS text[])"))
+    private Mono<ConsistencyChannel.Found> overPool(String[] keys, Long[] gaps) {
+        return db.sql(ConsistencyChannel.LOOKUP.replace("$1::text[]", "CAST(:keys AS text[])")
+                        .replace("$2::bigint[]", "CAST(:gaps AS bigint[])"))
                 .bind("keys", keys)
-                .map(row -> Map.entry(row.get("principal_key", String.class), row.get("position", Long.class)))
+                .bind("gaps", gaps)
+                .map(row -> new Object[] {row.get("principal_key", String.class), row.get("position", Long.class)})
                 .all()
-                .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new)
-                .map(found -> (Map<String, Long>) found);
+                .collectList()
+                .map(ConsistencyChannel::found);
     }
 
-    private void answer(List<Pending> batch, Map<String, Long> positions) {
+    private void answer(List<Pending> batch, Long[] gaps, ConsistencyChannel.Found found) {
         inFlight.set(false);
         // The next look-up goes out first: answering runs each read of this batch on this thread, and the reads that
         // arrived meanwhile should not wait for all of that before their own look-up even starts.
         drain();
+        Set<Long> absent = new HashSet<>();
+        for (Long gap : gaps) {
+            if (!found.filled().contains(gap)) {
+                absent.add(gap);
+            }
+        }
+        CheckedGaps checked = progress.checked(absent);
+        Map<String, Long> positions = found.newest();
         for (Pending pending : batch) {
             long newest = 0;
             for (String key : pending.keys()) {
                 newest = Math.max(newest, positions.getOrDefault(key, 0L));
             }
-            pending.sink().success(newest);
+            pending.sink().success(new Newest(newest, checked));
         }
     }
 

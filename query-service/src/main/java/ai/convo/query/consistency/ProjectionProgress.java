@@ -3,9 +3,12 @@ package ai.convo.query.consistency;
 import ai.convo.http.media.Renderer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -52,9 +55,22 @@ public class ProjectionProgress {
         long safe() {
             return gaps.isEmpty() ? index : Math.min(index, gaps.first() - 1);
         }
+
+        /** As {@link #safe()}, passing the gaps known to hold no event. */
+        long safeBut(Set<Long> absent) {
+            for (long gap : gaps) {
+                if (!absent.contains(gap)) {
+                    return Math.min(index, gap - 1);
+                }
+            }
+            return index;
+        }
     }
 
     static final Duration POLL = Duration.ofMillis(5);
+    /** At most this many gaps go with each look-up (the lowest); a gap not checked is waited for as before. */
+    static final int MAX_CHECKED_GAPS = 256;
+    private static final Long[] NO_GAPS = {};
 
     private final EventProcessingConfiguration processing;
     private final DatabaseClient db;
@@ -68,6 +84,8 @@ public class ProjectionProgress {
     private final boolean replica;
     private final AtomicLong safe = new AtomicLong();
     private final AtomicReference<String> pending = new AtomicReference<>("");
+    /** Every segment as last read from the stored tokens, by "processor[segment]" (held ones as they were here). */
+    private volatile Map<String, Covered> stored = Map.of();
 
     public ProjectionProgress(EventProcessingConfiguration processing, @ReadModel DatabaseClient db,
                               DatabaseClient events, ReadModelDatabase readModel) {
@@ -87,13 +105,22 @@ public class ProjectionProgress {
      * that connection's answer.
      */
     public Mono<Boolean> await(long position, long deadlineNanos) {
-        return Mono.defer(() -> reached(position))
+        return await(position, deadlineNanos, Set.of());
+    }
+
+    /** As {@link #await(long, long)}, not waiting for the gaps a look-up made after the read arrived found empty. */
+    public Mono<Boolean> await(long position, long deadlineNanos, Set<Long> absent) {
+        return Mono.defer(() -> reached(position, absent))
                 .filter(Boolean::booleanValue)
                 .repeatWhenEmpty(repeats -> repeats.takeWhile(i -> System.nanoTime() < deadlineNanos).delayElements(POLL))
                 .defaultIfEmpty(false);
     }
 
     Mono<Boolean> reached(long position) {
+        return reached(position, Set.of());
+    }
+
+    private Mono<Boolean> reached(long position, Set<Long> absent) {
         if (position <= safe.get()) {
             return Mono.just(true);
         }
@@ -105,10 +132,104 @@ public class ProjectionProgress {
             List<Covered> segments = new ArrayList<>();
             processors.forEach(processor -> processor.processingStatus().forEach((segment, status) ->
                     segments.add(named(covered(status), processor.getName() + "[" + segment + "]"))));
-            return decide(segments, position);
+            return decide(segments, position, absent);
         }
         // Read every row before deciding: stopping early would cancel the query in flight.
-        return segments(processors).collectList().flatMap(segments -> decide(segments, position));
+        return segments(processors).collectList().flatMap(segments -> {
+            Map<String, Covered> byName = new HashMap<>();
+            segments.forEach(segment -> byName.put(segment.name(), segment));
+            stored = byName;
+            return decide(segments, position, absent);
+        });
+    }
+
+    /**
+     * The gaps a look-up should check: those of the tokens held here and of the stored tokens as last read, the
+     * lowest {@link #MAX_CHECKED_GAPS}. Usually none.
+     */
+    public Long[] openGaps() {
+        // every look-up asks, on the thread that answers them all: nothing is allocated while there are no gaps
+        TreeSet<Long> gaps = null;
+        for (Covered segment : stored.values()) {
+            if (!segment.gaps().isEmpty()) {
+                gaps = gaps == null ? new TreeSet<>() : gaps;
+                gaps.addAll(segment.gaps());
+            }
+        }
+        if (!replica) {
+            for (PooledStreamingEventProcessor processor : processors()) {
+                for (EventTrackerStatus status : processor.processingStatus().values()) {
+                    if (WrappedToken.unwrapLowerBound(status.getTrackingToken()) instanceof GapAwareTrackingToken token
+                            && !token.getGaps().isEmpty()) {
+                        gaps = gaps == null ? new TreeSet<>() : gaps;
+                        gaps.addAll(token.getGaps());
+                    }
+                }
+            }
+        }
+        return gaps == null ? NO_GAPS : gaps.stream().limit(MAX_CHECKED_GAPS).toArray(Long[]::new);
+    }
+
+    /**
+     * Which of the {@link #openGaps()} an event fills by now, from the primary: for the lag, where a gap no event fills
+     * (an append that rolled back) is no event behind. (Not for reads: theirs is checked after they arrived.)
+     */
+    public Mono<CheckedGaps> checkGaps() {
+        Long[] gaps = openGaps();
+        if (gaps.length == 0) {
+            return Mono.just(CheckedGaps.NONE);
+        }
+        return events.sql("SELECT global_index FROM domain_event_entry WHERE global_index = ANY(:gaps)")
+                .bind("gaps", gaps)
+                .map(row -> row.get("global_index", Long.class)).all().collectList()
+                .map(filled -> {
+                    Set<Long> absent = new HashSet<>(List.of(gaps));
+                    filled.forEach(absent::remove);
+                    return checked(absent);
+                });
+    }
+
+    /**
+     * What a look-up that found no event at {@code absent} (of the gaps it checked) tells a read: the position up to
+     * which every event is projected but those. A segment held here counts as it is now; any other as its stored
+     * token was last read (an older token is a lower bound: its index is lower, and no gap below it has appeared
+     * since). A segment never read counts as nothing: {@link #safe()}.
+     */
+    public CheckedGaps checked(Set<Long> absent) {
+        if (absent.isEmpty()) {
+            return CheckedGaps.NONE;
+        }
+        List<PooledStreamingEventProcessor> processors = processors();
+        if (processors.isEmpty()) {
+            return new CheckedGaps(absent, safe.get());
+        }
+        Map<String, Covered> read = stored;
+        long upTo = Long.MAX_VALUE;
+        for (PooledStreamingEventProcessor processor : processors) {
+            Map<Integer, EventTrackerStatus> held = replica ? Map.of() : processor.processingStatus();
+            double counted = 0;
+            for (EventTrackerStatus status : held.values()) {
+                upTo = Math.min(upTo, covered(status).safeBut(absent));
+                counted += 1.0 / (status.getSegment().getMask() + 1);
+            }
+            if (counted == 1.0) {
+                continue;
+            }
+            String prefix = processor.getName() + "[";
+            boolean any = false;
+            for (Map.Entry<String, Covered> segment : read.entrySet()) {
+                if (segment.getKey().startsWith(prefix)
+                        && !held.containsKey(Integer.parseInt(segment.getKey().substring(prefix.length(),
+                        segment.getKey().length() - 1)))) {
+                    upTo = Math.min(upTo, segment.getValue().safeBut(absent));
+                    any = true;
+                }
+            }
+            if (!any) {
+                return new CheckedGaps(absent, safe.get());
+            }
+        }
+        return new CheckedGaps(absent, Math.max(upTo, safe.get()));
     }
 
     /**
@@ -116,6 +237,11 @@ public class ProjectionProgress {
      * event, whichever replica holds them. Empty when nothing is stored yet.
      */
     public Mono<Map<String, Long>> positions() {
+        return positions(Set.of());
+    }
+
+    /** As {@link #positions()}, passing the gaps found to hold no event. */
+    public Mono<Map<String, Long>> positions(Set<Long> absent) {
         List<PooledStreamingEventProcessor> processors = processors();
         if (processors.isEmpty()) {
             return Mono.just(Map.of());
@@ -124,7 +250,7 @@ public class ProjectionProgress {
             Map<String, Long> positions = new TreeMap<>();
             for (Covered segment : segments) {
                 String processor = segment.name().substring(0, segment.name().lastIndexOf('['));
-                positions.merge(processor, segment.safe(), Math::min);
+                positions.merge(processor, segment.safeBut(absent), Math::min);
             }
             return positions;
         });
@@ -152,6 +278,11 @@ public class ProjectionProgress {
      * conflict decided again) is not waited for.
      */
     Mono<Boolean> decide(List<Covered> segments, long position) {
+        return decide(segments, position, Set.of());
+    }
+
+    /** As {@link #decide(List, long)}; the gaps in {@code absent} were found empty after the read arrived. */
+    Mono<Boolean> decide(List<Covered> segments, long position, Set<Long> absent) {
         if (segments.isEmpty()) {
             return Mono.just(false);
         }
@@ -165,6 +296,7 @@ public class ProjectionProgress {
             }
             open.addAll(segment.gapsUpTo(position));
         }
+        open.removeAll(absent);
         safe.accumulateAndGet(lowest, Math::max);
         if (!behind.isEmpty()) {
             pending.set("position " + position + ": not yet read by " + behind);

@@ -30,11 +30,11 @@ public class ReadYourWrites {
      * What a read was made to reflect: the position it required (0: nothing), and until when it may wait for what
      * is derived from projections later (feedback reports).
      */
-    public record Required(long position, long deadlineNanos) {
+    public record Required(long position, long deadlineNanos, CheckedGaps gaps) {
     }
 
     static final String ATTRIBUTE = ReadYourWrites.class.getName() + ".required";
-    private static final Required NOTHING = new Required(0, 0);
+    private static final Required NOTHING = new Required(0, 0, CheckedGaps.NONE);
 
     private final LatestWrites latest;
     private final ProjectionProgress progress;
@@ -74,6 +74,14 @@ public class ReadYourWrites {
     }
 
     /**
+     * The position at or below which every event is projected for this read: {@link #safe()}, or past gaps its own
+     * look-up found empty (which a cached answer may then rely on only for reads whose look-up finds them empty too).
+     */
+    public long safe(Required required) {
+        return Math.max(progress.safe(), required.gaps().projectedUpTo());
+    }
+
+    /**
      * Completes when the read may go on: the newest write under {@code keys} (the principal's user id, or a public
      * key) and the request's X-Event-Position are projected. A malformed header is a 400; a wait past the bound
      * is a 503. Done once per request.
@@ -85,23 +93,25 @@ public class ReadYourWrites {
         long asked = headerPosition(exchange);
         long started = System.nanoTime();
         // A look-up that fails (the database unreachable) is a 503 the client may retry, not a 500.
-        Mono<Long> newest = perPrincipal ? latest.of(keys).onErrorMap(error -> !(error instanceof ApiProblem),
+        Mono<LatestWrites.Newest> newest = perPrincipal ? latest.of(keys).onErrorMap(
+                error -> !(error instanceof ApiProblem),
                 error -> new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "The read model cannot be reached at the "
                         + "moment, so this read cannot be made to reflect your latest changes; retry shortly.",
-                        Map.of()).withHeader("Retry-After", "1")) : Mono.just(0L);
+                        Map.of()).withHeader("Retry-After", "1")) : Mono.just(new LatestWrites.Newest(0, CheckedGaps.NONE));
         return newest.flatMap(written -> {
-            long position = Math.max(asked, written);
-            exchange.getAttributes().put(ATTRIBUTE, new Required(position, started + maxWait.toNanos()));
+            long position = Math.max(asked, written.position());
+            CheckedGaps gaps = written.gaps();
+            exchange.getAttributes().put(ATTRIBUTE, new Required(position, started + maxWait.toNanos(), gaps));
             if (position > 0) {
                 // the event position this read reflects at least (what X-Event-Position of a write answer says)
                 exchange.getResponse().getHeaders().add("Server-Timing", "ryw-position;desc=" + position);
             }
-            if (position <= progress.safe()) {
+            if (position <= Math.max(progress.safe(), gaps.projectedUpTo())) {
                 reached(exchange, asked);
                 notWaited.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 return Mono.<Void>empty();
             }
-            return progress.await(position, started + maxWait.toNanos()).flatMap(done -> {
+            return progress.await(position, started + maxWait.toNanos(), gaps.absent()).flatMap(done -> {
                 if (!done) {
                     gaveUp.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                     return Mono.error(catchingUp(position));

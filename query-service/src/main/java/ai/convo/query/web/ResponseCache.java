@@ -5,10 +5,12 @@ import ai.convo.persistence.CacheValidity;
 import ai.convo.persistence.EventNotifications;
 import ai.convo.query.consistency.ConsistencyChannel;
 import ai.convo.query.consistency.ReadYourWrites;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -28,8 +30,25 @@ import reactor.core.publisher.Mono;
 @Component
 public class ResponseCache {
 
-    /** {@code reflects}: every event up to this position is in the answer (see {@link #answer}). */
-    private record Entry(ResponseEntity<byte[]> response, CacheValidity.Stamp stamp, long at, long reflects) {
+    /**
+     * {@code reflects}: every event up to this position is in the answer (see {@link #answer}), but for any that
+     * commits later at one of the {@code assumed} gaps (found empty when the answer was read).
+     */
+    private record Entry(ResponseEntity<byte[]> response, CacheValidity.Stamp stamp, long at, long reflects,
+                         Set<Long> assumed) {
+
+        /** Whether it reflects every write a read must see: its gaps below them must be empty for that read too. */
+        boolean reflects(ReadYourWrites.Required required) {
+            if (reflects < required.position()) {
+                return false;
+            }
+            for (long gap : assumed) {
+                if (gap <= required.position() && !required.gaps().absent().contains(gap)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private static final String REFLECTS_AT_MOST = ResponseCache.class.getName() + ".reflectsAtMost";
@@ -57,22 +76,23 @@ public class ResponseCache {
     /**
      * The cached answer to this request if still current and it reflects every write the request must see, else
      * {@code read}'s answer (cached when it is a 200). An answer reflects the events up to the position that was
-     * safe ({@link ReadYourWrites#safe}: no gap below it) when its stamp was taken, since the read came after; a
-     * read that must reflect a later write of its principal reads anew.
+     * safe ({@link ReadYourWrites#safe}: no gap below it but those the read's own look-up found empty) when its stamp
+     * was taken, since the read came after; a read that must reflect a later write of its principal, or whose own
+     * look-up finds one of those gaps filled, reads anew.
      */
     public Mono<ResponseEntity<byte[]>> answer(ServerWebExchange exchange, String organisationId, ApiMedia media,
                                                String[] tags, Supplier<Mono<ResponseEntity<byte[]>>> read) {
         if (!enabled) {
             return read.get();
         }
-        long required = ReadYourWrites.required(exchange).position();
+        ReadYourWrites.Required required = ReadYourWrites.required(exchange);
         String key = key(exchange, organisationId, media);
         Entry entry = entries.get(key);
-        if (entry != null && entry.reflects() >= required && System.nanoTime() - entry.at() < maxAgeNanos
+        if (entry != null && entry.reflects(required) && System.nanoTime() - entry.at() < maxAgeNanos
                 && validity.valid(entry.stamp())) {
             return Mono.just(entry.response());
         }
-        long safe = consistency.safe();
+        long safe = consistency.safe(required);
         CacheValidity.Stamp stamp = validity.stamp(tags);
         return read.get().doOnNext(response -> {
             if (stamp != null && response.getStatusCode().value() == 200) {
@@ -80,7 +100,9 @@ public class ResponseCache {
                     entries.clear();
                 }
                 long reflects = Math.min(safe, exchange.getAttributeOrDefault(REFLECTS_AT_MOST, Long.MAX_VALUE));
-                entries.put(key, new Entry(response, stamp, System.nanoTime(), reflects));
+                Set<Long> assumed = required.gaps().absent().stream().filter(gap -> gap <= reflects)
+                        .collect(Collectors.toUnmodifiableSet());
+                entries.put(key, new Entry(response, stamp, System.nanoTime(), reflects, assumed));
             }
         });
     }

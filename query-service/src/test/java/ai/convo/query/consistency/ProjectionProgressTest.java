@@ -80,4 +80,23 @@ class ProjectionProgressTest {
     void givenASegmentNotYetPastThePosition_whenAsked_thenNotReached() {
         assertThat(progress.decide(List.of(token(60), token(59)), 60).block()).isFalse();
     }
+
+    @Test
+    void givenAGapTheReadsOwnLookUpFoundEmpty_whenAsked_thenReachedWithoutLookingAgain() throws Exception {
+        // the read's look-up, made after it arrived, found 71 empty; what commits there later is no write of its
+        append(71);
+        append(72);
+
+        assertThat(progress.decide(List.of(token(72, 71L)), 72, java.util.Set.of(71L)).block()).isTrue();
+        assertThat(progress.decide(List.of(token(72, 71L)), 72, java.util.Set.of()).block()).isFalse();
+    }
+
+    @Test
+    void givenGapsSomeFoundEmpty_whenWorkingOutHowFarEverythingIsProjected_thenOnlyTheOthersHoldItBack() {
+        ProjectionProgress.Covered segment = token(95, 91L, 93L);
+
+        assertThat(segment.safeBut(java.util.Set.of())).isEqualTo(90);
+        assertThat(segment.safeBut(java.util.Set.of(91L))).isEqualTo(92);
+        assertThat(segment.safeBut(java.util.Set.of(91L, 93L))).isEqualTo(95);
+    }
 }
