@@ -48,4 +48,30 @@ class ManagementPortTest extends QueryTestBase {
         assertThat(value(metrics, "convo_db_pool_connections{pool=\"jdbc\",state=\"idle\"}")).isNotNegative();
         assertThat(get(api, "/actuator/health").statusCode()).isEqualTo(404);
     }
+
+    @Test
+    void givenAGapNoEventFillsAndMoreThanTheBoundOfEventsAfterIt_thenTheReplicaStaysReady() throws Exception {
+        // given: a position no event takes (an append that rolled back), which the projections' tokens keep as a gap
+        // for 10,000 events, and more events after it than the lag readiness allows
+        int management = Integer.parseInt(environment.getProperty("local.management.port"));
+        jdbc.queryForObject("SELECT nextval(pg_get_serial_sequence('domain_event_entry', 'global_index'))", Long.class);
+        Caller caller = newOrganisation();
+        long last = 0;
+        for (int i = 0; i < 60; i++) {
+            last = project(caller, "after the gap " + i, 1000).position();
+        }
+        http.get().uri("/v2.0/projects").header("X-API-Key", caller.apiKey()).header("X-Event-Position",
+                Long.toString(last)).exchange().expectStatus().isOk();
+
+        // then: once the lag is measured again (every second), it counts no events behind, and readiness is UP
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+        HttpResponse<String> readiness = get(management, "/actuator/health/readiness");
+        while (readiness.statusCode() != 200 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            readiness = get(management, "/actuator/health/readiness");
+        }
+        assertThat(readiness.statusCode()).as(readiness.body()).isEqualTo(200);
+        assertThat(value(get(management, "/actuator/prometheus").body(),
+                "convo_projections_lag_events{processor=\"projects\"}")).isLessThan(100);
+    }
 }
