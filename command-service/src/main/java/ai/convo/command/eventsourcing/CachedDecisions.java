@@ -87,7 +87,11 @@ public class CachedDecisions implements MessageHandlerInterceptor<CommandMessage
             // nothing is appended: a refusal on an aggregate behind the store is decided again
             String behind = behind(unchecked, false);
             if (behind != null) {
-                throw new ConcurrencyException(behindTheStore(behind), refused);
+                // suppressed, not the cause: if every attempt is stale, the answer is "retry", not a refusal
+                // decided on state the store had already left
+                ConcurrencyException again = new ConcurrencyException(behindTheStore(behind));
+                again.addSuppressed(refused);
+                throw again;
             }
             throw refused;
         }

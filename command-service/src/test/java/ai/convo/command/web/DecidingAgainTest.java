@@ -60,4 +60,22 @@ class DecidingAgainTest {
         })).isInstanceOf(ConcurrencyException.class);
         assertThat(attempts).hasValue(DecidingAgain.ATTEMPTS);
     }
+
+    @Test
+    void givenARefusalDecidedOnAStaleAggregateEveryTime_whenRun_thenTheAnswerIsRetryNotTheRefusal() {
+        // as CachedDecisions reports a refusal made on a cached aggregate the store had already left
+        AtomicInteger attempts = new AtomicInteger();
+
+        assertThatThrownBy(() -> DecidingAgain.run(() -> {
+            attempts.incrementAndGet();
+            ConcurrencyException stale = new ConcurrencyException("project p was behind the store");
+            stale.addSuppressed(DomainException.conflict("A locale with that name exists."));
+            throw new CommandExecutionException("decided on a stale aggregate", stale);
+        })).satisfies(error -> {
+            Throwable answer = Commands.translate(error);
+            assertThat(answer).isInstanceOf(DomainException.class);
+            assertThat(((DomainException) answer).detail()).contains("retry");
+        });
+        assertThat(attempts).hasValue(DecidingAgain.ATTEMPTS);
+    }
 }
