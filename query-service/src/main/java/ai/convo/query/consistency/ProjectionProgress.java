@@ -179,14 +179,18 @@ public class ProjectionProgress {
         if (gaps.length == 0) {
             return Mono.just(CheckedGaps.NONE);
         }
+        return filled(gaps).map(filled -> {
+            Set<Long> absent = new HashSet<>(List.of(gaps));
+            filled.forEach(absent::remove);
+            return checked(absent);
+        });
+    }
+
+    /** Which of these gaps an event fills by now, on the primary (which has every committed event). */
+    private Mono<List<Long>> filled(Long[] gaps) {
         return events.sql("SELECT global_index FROM domain_event_entry WHERE global_index = ANY(:gaps)")
                 .bind("gaps", gaps)
-                .map(row -> row.get("global_index", Long.class)).all().collectList()
-                .map(filled -> {
-                    Set<Long> absent = new HashSet<>(List.of(gaps));
-                    filled.forEach(absent::remove);
-                    return checked(absent);
-                });
+                .map(row -> row.get("global_index", Long.class)).all().collectList();
     }
 
     /**
@@ -305,22 +309,19 @@ public class ProjectionProgress {
         if (open.isEmpty()) {
             return Mono.just(true);
         }
-        return events.sql("SELECT global_index FROM domain_event_entry WHERE global_index = ANY(:gaps)")
-                .bind("gaps", open.toArray(Long[]::new))
-                .map(row -> row.get("global_index", Long.class)).all().collectList()
-                .map(found -> {
-                    if (found.isEmpty()) {
-                        return true;
-                    }
-                    List<String> waiting = segments.stream()
-                            .filter(segment -> found.stream().anyMatch(segment.gaps()::contains))
-                            .map(segment -> segment.name() + " gaps " + segment.gaps().stream()
-                                    .filter(found::contains).toList())
-                            .toList();
-                    pending.set("position " + position + ": committed events " + found + " still to process in "
-                            + waiting);
-                    return false;
-                });
+        return filled(open.toArray(Long[]::new)).map(found -> {
+            if (found.isEmpty()) {
+                return true;
+            }
+            List<String> waiting = segments.stream()
+                    .filter(segment -> found.stream().anyMatch(segment.gaps()::contains))
+                    .map(segment -> segment.name() + " gaps " + segment.gaps().stream()
+                            .filter(found::contains).toList())
+                    .toList();
+            pending.set("position " + position + ": committed events " + found + " still to process in "
+                    + waiting);
+            return false;
+        });
     }
 
     /** Why the last position asked for was not reached (for the log of a read that gave up). */

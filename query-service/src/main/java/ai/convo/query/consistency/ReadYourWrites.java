@@ -68,14 +68,10 @@ public class ReadYourWrites {
         return exchange.getAttributeOrDefault(ATTRIBUTE, NOTHING);
     }
 
-    /** The position at or below which every event is projected: what a cached answer stamped now reflects. */
-    public long safe() {
-        return progress.safe();
-    }
-
     /**
-     * The position at or below which every event is projected for this read: {@link #safe()}, or past gaps its own
-     * look-up found empty (which a cached answer may then rely on only for reads whose look-up finds them empty too).
+     * The position at or below which every event is projected for this read, what a cached answer stamped now
+     * reflects: {@link ProjectionProgress#safe()}, or past gaps its own look-up found empty (which a cached answer may
+     * then rely on only for reads whose look-up finds them empty too).
      */
     public long safe(Required required) {
         return Math.max(progress.safe(), required.gaps().projectedUpTo());
@@ -101,12 +97,13 @@ public class ReadYourWrites {
         return newest.flatMap(written -> {
             long position = Math.max(asked, written.position());
             CheckedGaps gaps = written.gaps();
-            exchange.getAttributes().put(ATTRIBUTE, new Required(position, started + maxWait.toNanos(), gaps));
+            Required required = new Required(position, started + maxWait.toNanos(), gaps);
+            exchange.getAttributes().put(ATTRIBUTE, required);
             if (position > 0) {
                 // the event position this read reflects at least (what X-Event-Position of a write answer says)
                 exchange.getResponse().getHeaders().add("Server-Timing", "ryw-position;desc=" + position);
             }
-            if (position <= Math.max(progress.safe(), gaps.projectedUpTo())) {
+            if (position <= safe(required)) {
                 reached(exchange, asked);
                 notWaited.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 return Mono.<Void>empty();
