@@ -117,4 +117,43 @@ class PrincipalWritesApiTest extends ApiTestBase {
                 Long.class, adminUserId());
         assertThat(left).containsExactly(newest);
     }
+
+    @Test
+    void givenAPlannerThatPrefersNestedLoops_thenThePruneStillWorksOutEachNewestOnceBeforeAnyJoin() {
+        // Hash and merge joins costed out: the planner joins by nested loop, as the live one did from a just-pruned
+        // table's statistics. Whatever the join, the aggregate must run once, before it, not once per row inside it.
+        List<String> plan = jdbc.execute((org.springframework.jdbc.core.ConnectionCallback<List<String>>) connection -> {
+            connection.setAutoCommit(false);
+            try (java.sql.Statement statement = connection.createStatement()) {
+                statement.execute("SET LOCAL enable_hashjoin = off");
+                statement.execute("SET LOCAL enable_mergejoin = off");
+                List<String> lines = new java.util.ArrayList<>();
+                try (java.sql.ResultSet rows = statement.executeQuery("EXPLAIN " + PrincipalWritePruning.PRUNE)) {
+                    while (rows.next()) {
+                        lines.add(rows.getString(1));
+                    }
+                }
+                return lines;
+            } finally {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+        });
+
+        int cte = indexOf(plan, "CTE newest");
+        int aggregate = indexOf(plan, "Aggregate");
+        int join = indexOf(plan, "Nested Loop");
+        assertThat(cte).as("plan %s", plan).isNotNegative();
+        assertThat(aggregate).as("plan %s", plan).isGreaterThan(cte).isLessThan(join);
+        assertThat(plan.stream().filter(line -> line.contains("Aggregate"))).as("plan %s", plan).hasSize(1);
+    }
+
+    private static int indexOf(List<String> plan, String node) {
+        for (int i = 0; i < plan.size(); i++) {
+            if (plan.get(i).contains(node)) {
+                return i;
+            }
+        }
+        return -1;
+    }
 }
