@@ -13,7 +13,7 @@
 # (CallCounterBench.java, CALL_RECORDS records), and snapshot scale (snapshot-scale.sh; SNAPSHOT_SCALE=0 skips it).
 #
 # Needs: wrk and pgbench/psql (apt-get install wrk postgresql-client), the built jars.
-# Env: RUNS (3), WARMUP (30 s), DURATION (10 s), CONNECTIONS (32), HISTORY (100000), INTENTS (2000),
+# Env: RUNS (3), WARMUP (30 s; then until steady, at most WARMUP_MAX, 300 s), DURATION (10 s), CONNECTIONS (32), HISTORY (100000), INTENTS (2000),
 #      CALL_RECORDS (200000), SNAPSHOT_SCALE (1), BENCH_DIR (a fresh temporary directory), PROFILE (0; 1 records a
 #      JFR profile of the command and query services during one more command run and token-list run, not measured).
 set -euo pipefail
@@ -21,6 +21,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT=$(pwd)
 RUNS=${RUNS:-3}
 WARMUP=${WARMUP:-30}
+WARMUP_MAX=${WARMUP_MAX:-300}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
 HISTORY=${HISTORY:-100000}
@@ -138,11 +139,26 @@ BASE="http://localhost:$BASELINE_PORT/fixed"
 TOKEN_LIST="$QUERY/v2.0/projects/$TOKENS/snippets?limit=25"
 INTENT_LIST="$QUERY/v2.0/flows/$FLOW/intents?limit=25"
 export BASE_PATH=/new
-log "warm-up ${WARMUP}s each"
-run "$BASE" "$WARMUP" "$CONNECTIONS" > /dev/null
-LOCALES="$BENCH_DIR/locales.txt" run "http://localhost:$PORT" "$WARMUP" "$CONNECTIONS" deploy/bench/patch.lua > /dev/null
-run "$TOKEN_LIST" "$WARMUP" "$CONNECTIONS" > /dev/null
-run "$INTENT_LIST" "$WARMUP" "$CONNECTIONS" > /dev/null
+# Warm-up until steady: at least WARMUP s, then 10 s runs until two in a row are within 5% of each other (at most
+# WARMUP_MAX s). On two cores shared by five JVMs and PostgreSQL, C2 keeps compiling the command path for minutes:
+# a fixed 60 s left the command figures of earlier passes a third below the same build's steady state.
+warm() { # name url [script]
+  local spent=0 last=0 now
+  run "$2" "$WARMUP" "$CONNECTIONS" ${3:+"$3"} > /dev/null; spent=$WARMUP
+  while [ "$spent" -lt "$WARMUP_MAX" ]; do
+    now=$(run "$2" 10 "$CONNECTIONS" ${3:+"$3"} | cut -d' ' -f1); spent=$((spent + 10))
+    echo "$1 ${spent}s $now req/s" >> "$BENCH_DIR/warmup.log"
+    awk -v a="$last" -v b="$now" 'BEGIN {exit !(a > 0 && (b - a) / a < 0.05 && (a - b) / a < 0.05)}' && break
+    last=$now
+  done
+  echo "$1 $spent" >> "$BENCH_DIR/warmed"
+}
+log "warm-up: ${WARMUP}s each, then until steady (at most ${WARMUP_MAX}s)"
+warm base "$BASE"
+LOCALES="$BENCH_DIR/locales.txt" warm commands "http://localhost:$PORT" deploy/bench/patch.lua
+LOCALES="$BENCH_DIR/locales.txt" warm commands-direct "http://localhost:$COMMAND_PORT" deploy/bench/patch.lua
+warm tokens "$TOKEN_LIST"
+warm intents "$INTENT_LIST"
 for target in "http://localhost:$COMMAND_PORT" "http://localhost:$NOCACHE_PORT"; do
   for history in small big; do LOCALES="$BENCH_DIR/$history.txt" run "$target" 10 1 deploy/bench/patch.lua > /dev/null; done
 done
@@ -207,7 +223,7 @@ fi
 
 {
   echo
-  echo "| what (medians of $RUNS interleaved runs of ${DURATION}s after ${WARMUP}s warm-up, $CONNECTIONS connections) | figure | same-run baseline | ratio |"
+  echo "| what (medians of $RUNS interleaved runs of ${DURATION}s after warm-up until steady: $(awk '{printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2}' "$BENCH_DIR/warmed"); $CONNECTIONS connections) | figure | same-run baseline | ratio |"
   echo "|---|---|---|---|"
   echo "| commands: PATCH of 64 locales through the gateway | $(col commands 2) req/s, p50 $(col commands 3) ms, p99 $(col commands 4) ms, non-2xx $(col commands 5) | append ceiling (pgbench) $(col ceiling 2)/s | $(pct "$(ratio commands 2 ceiling 2)") |"
   echo "| the same, directly on the command service (no gateway) | $(col commands-direct 2) req/s, p50 $(col commands-direct 3) ms, p99 $(col commands-direct 4) ms, non-2xx $(col commands-direct 5) | append ceiling (pgbench) $(col ceiling 2)/s | $(pct "$(ratio commands-direct 2 ceiling 2)") |"
