@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.command.consistency.PrincipalWritePruning;
 import ai.convo.persistence.PrincipalKeys;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.ConnectionCallback;
 
 /**
  * Every acknowledged write is recorded under its principal in the write's own transaction (principal_write), at
@@ -122,13 +126,13 @@ class PrincipalWritesApiTest extends ApiTestBase {
     void givenAPlannerThatPrefersNestedLoops_thenThePruneStillWorksOutEachNewestOnceBeforeAnyJoin() {
         // Hash and merge joins costed out: the planner joins by nested loop, as the live one did from a just-pruned
         // table's statistics. Whatever the join, the aggregate must run once, before it, not once per row inside it.
-        List<String> plan = jdbc.execute((org.springframework.jdbc.core.ConnectionCallback<List<String>>) connection -> {
+        List<String> plan = jdbc.execute((ConnectionCallback<List<String>>) connection -> {
             connection.setAutoCommit(false);
-            try (java.sql.Statement statement = connection.createStatement()) {
+            try (Statement statement = connection.createStatement()) {
                 statement.execute("SET LOCAL enable_hashjoin = off");
                 statement.execute("SET LOCAL enable_mergejoin = off");
-                List<String> lines = new java.util.ArrayList<>();
-                try (java.sql.ResultSet rows = statement.executeQuery("EXPLAIN " + PrincipalWritePruning.PRUNE)) {
+                List<String> lines = new ArrayList<>();
+                try (ResultSet rows = statement.executeQuery("EXPLAIN " + PrincipalWritePruning.PRUNE)) {
                     while (rows.next()) {
                         lines.add(rows.getString(1));
                     }
