@@ -49,6 +49,42 @@ class ManagementPortTest extends QueryTestBase {
         assertThat(get(api, "/actuator/health").statusCode()).isEqualTo(404);
     }
 
+    private static double count(String scrape, String tags) {
+        String series = "http_server_requests_seconds_count{" + tags + "}";
+        return scrape.lines().filter(line -> line.startsWith(series + " ")).findFirst()
+                .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim())).orElse(0.0);
+    }
+
+    @Test
+    void givenReadsThatSucceedAreRefusedOrMatchNoRoute_thenEachIsMeasuredOnceWithSpringsTags() throws Exception {
+        // given: the request metric's counts so far, for a route template, a refusal and no route
+        int management = Integer.parseInt(environment.getProperty("local.management.port"));
+        String ok = "error=\"none\",exception=\"none\",method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
+                + "uri=\"/new/v2.0/projects/{projectId}/snippets\"";
+        String refused = "error=\"none\",exception=\"none\",method=\"GET\",outcome=\"CLIENT_ERROR\","
+                + "status=\"401\",uri=\"UNKNOWN\"";
+        String noRoute = "error=\"ResponseStatusException\",exception=\"ResponseStatusException\",method=\"GET\","
+                + "outcome=\"CLIENT_ERROR\",status=\"404\",uri=\"NOT_FOUND\"";
+        Caller caller = newOrganisation();
+        String projectId = project(caller, "metered", 0).id();
+        String before = get(management, "/actuator/prometheus").body();
+
+        // when: two reads of a list, one without credentials, one of a path no route serves
+        for (int i = 0; i < 2; i++) {
+            http.get().uri("/v2.0/projects/" + projectId + "/snippets").header("X-API-Key", caller.apiKey())
+                    .exchange().expectStatus().isOk();
+        }
+        http.get().uri("/v2.0/projects/" + projectId + "/snippets").exchange().expectStatus().isUnauthorized();
+        http.get().uri("/v2.0/no-such-route").header("X-API-Key", caller.apiKey()).exchange().expectStatus()
+                .isNotFound();
+
+        // then: each counted once, under the tags Spring's own observation gave them (dashboards keep working)
+        String after = get(management, "/actuator/prometheus").body();
+        assertThat(count(after, ok) - count(before, ok)).isEqualTo(2.0);
+        assertThat(count(after, refused) - count(before, refused)).isEqualTo(1.0);
+        assertThat(count(after, noRoute) - count(before, noRoute)).isEqualTo(1.0);
+    }
+
     @Test
     void givenAGapNoEventFillsAndMoreThanTheBoundOfEventsAfterIt_thenTheReplicaStaysReady() throws Exception {
         // given: a position no event takes (an append that rolled back), which the projections' tokens keep as a gap

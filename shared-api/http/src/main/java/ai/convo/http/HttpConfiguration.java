@@ -15,6 +15,7 @@ import ai.convo.http.web.CorsFilter;
 import ai.convo.http.web.DeprecationHeaders;
 import ai.convo.http.web.HealthController;
 import ai.convo.http.web.IndexedHandlerMapping;
+import ai.convo.http.web.RequestMetrics;
 import ai.convo.http.web.TraceIds;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -86,6 +87,18 @@ public class HttpConfiguration implements WebFluxConfigurer {
         return ai.convo.edge.NettyRefusals::install;
     }
 
+    /** http.server.requests, recorded by one filter ({@link RequestMetrics} says why) ... */
+    @Bean
+    RequestMetrics requestMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        return new RequestMetrics(registry);
+    }
+
+    /** ... in place of Spring's per-request observation, which a no-op registry reduces to a pass-through. */
+    @Bean
+    org.springframework.boot.webflux.autoconfigure.WebHttpHandlerBuilderCustomizer noRequestObservations() {
+        return builder -> builder.observationRegistry(io.micrometer.observation.ObservationRegistry.NOOP);
+    }
+
     @Bean
     TraceIds traceIds() {
         return new TraceIds();
@@ -116,7 +129,7 @@ public class HttpConfiguration implements WebFluxConfigurer {
      * No observation of Spring Security's own filters, authentication or authorization. Turning them off in
      * management.observations still wraps every filter of the chain in a no-op observation on every request
      * (about a tenth of a cached read's CPU); this keeps Spring Security from wrapping at all. The request as a whole
-     * is still observed (http.server.requests).
+     * is still measured (http.server.requests, by {@link RequestMetrics}).
      */
     @Bean
     static org.springframework.security.config.observation.SecurityObservationSettings securityObservations() {
