@@ -9,6 +9,7 @@
 #                 second command service with the aggregate cache off (APP_AGGREGATES_CACHED=0: snapshots alone)
 #   uncached list the token list (36 tokens, limit=25) on the query service, vs the bare endpoint
 #   cached list   the intent list (INTENTS intents, limit=25) on the query service, vs the bare endpoint
+#   floor         the bare endpoint behind a Spring Security chain that checks an API key (baseline.secured=true)
 # and the existing benchmarks: read-after-write lag (ReadAfterWriteLag.java), the call counter
 # (CallCounterBench.java, CALL_RECORDS records), and snapshot scale (snapshot-scale.sh; SNAPSHOT_SCALE=0 skips it).
 #
@@ -30,7 +31,7 @@ CALL_RECORDS=${CALL_RECORDS:-200000}
 SNAPSHOT_SCALE=${SNAPSHOT_SCALE:-1}
 PROFILE=${PROFILE:-0}
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-bench.XXXXXX)}; mkdir -p "$BENCH_DIR"
-PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432; BASELINE_PORT=18090; NOCACHE_PORT=18093
+PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432; BASELINE_PORT=18090; FLOOR_PORT=18091; NOCACHE_PORT=18093
 GATEWAY="http://localhost:$PORT/new"; COMMAND="http://localhost:$COMMAND_PORT/new"; QUERY="http://localhost:$QUERY_PORT/new"
 RESULTS="$BENCH_DIR/results.txt"
 : > "$RESULTS"
@@ -60,7 +61,13 @@ PSQL="psql -h 127.0.0.1 -p $DB_PORT -U postgres -d convo -qAt"
 SERVER_PORT=$BASELINE_PORT java -XX:+UseSerialGC -Xmx256m -Dreactor.netty.ioWorkerCount=2 -jar "$BASELINE_JAR" \
   > "$BENCH_DIR/baseline.log" 2>&1 &
 PIDS+=($!)
+# The floor: the same answer behind a Spring Security chain that checks an API key against a constant (what any
+# authenticated route of this stack costs before any work of ours: identity store, read-your-writes, rendering).
+API_KEY=$API_KEY SERVER_PORT=$FLOOR_PORT java -XX:+UseSerialGC -Xmx256m -Dreactor.netty.ioWorkerCount=2 \
+  -Dbaseline.secured=true -jar "$BASELINE_JAR" > "$BENCH_DIR/floor.log" 2>&1 &
+PIDS+=($!)
 until curl -sf "http://localhost:$BASELINE_PORT/fixed" > /dev/null; do sleep 0.5; done
+until curl -sf -H "X-API-Key: $API_KEY" "http://localhost:$FLOOR_PORT/fixed" > /dev/null; do sleep 0.5; done
 
 post() { curl -sf -X POST "$GATEWAY$1" -H "X-API-Key: $API_KEY" -H 'Content-Type: application/json' -d "$2"; echo; }
 field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
@@ -136,6 +143,7 @@ COMMIT;
 EOF
 
 BASE="http://localhost:$BASELINE_PORT/fixed"
+FLOOR="http://localhost:$FLOOR_PORT/fixed"
 TOKEN_LIST="$QUERY/v2.0/projects/$TOKENS/snippets?limit=25"
 INTENT_LIST="$QUERY/v2.0/flows/$FLOW/intents?limit=25"
 export BASE_PATH=/new
@@ -155,6 +163,7 @@ warm() { # name url [script]
 }
 log "warm-up: ${WARMUP}s each, then until steady (at most ${WARMUP_MAX}s)"
 warm base "$BASE"
+warm floor "$FLOOR"
 LOCALES="$BENCH_DIR/locales.txt" warm commands "http://localhost:$PORT" deploy/bench/patch.lua
 LOCALES="$BENCH_DIR/locales.txt" warm commands-direct "http://localhost:$COMMAND_PORT" deploy/bench/patch.lua
 warm tokens "$TOKEN_LIST"
@@ -178,6 +187,7 @@ for i in $(seq 1 "$RUNS"); do
   log "run $i of $RUNS"
   caught_up
   echo "base $(run "$BASE" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
+  echo "floor $(run "$FLOOR" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "tokens $(run "$TOKEN_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "intents $(run "$INTENT_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "ceiling $(pg_append "$CONNECTIONS" "$DURATION")" >> "$BENCH_DIR/runs.$i"
@@ -227,6 +237,7 @@ fi
   echo "|---|---|---|---|"
   echo "| commands: PATCH of 64 locales through the gateway | $(col commands 2) req/s, p50 $(col commands 3) ms, p99 $(col commands 4) ms, non-2xx $(col commands 5) | append ceiling (pgbench) $(col ceiling 2)/s | $(pct "$(ratio commands 2 ceiling 2)") |"
   echo "| the same, directly on the command service (no gateway) | $(col commands-direct 2) req/s, p50 $(col commands-direct 3) ms, p99 $(col commands-direct 4) ms, non-2xx $(col commands-direct 5) | append ceiling (pgbench) $(col ceiling 2)/s | $(pct "$(ratio commands-direct 2 ceiling 2)") |"
+  echo "| the floor: the bare answer behind a Spring Security chain (an API key compared with a constant) | $(col floor 2) req/s, p50 $(col floor 3) ms, p99 $(col floor 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio floor 2 base 2)") |"
   echo "| uncached list: 36 tokens, limit=25, on the query service | $(col tokens 2) req/s, p50 $(col tokens 3) ms, p99 $(col tokens 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio tokens 2 base 2)") |"
   echo "| cached list: intents of a flow of $INTENTS, limit=25, on the query service | $(col intents 2) req/s, p50 $(col intents 3) ms, p99 $(col intents 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio intents 2 base 2)") |"
   echo "| PATCH latency, 1 connection, aggregate cache on: $BIG_EVENTS-event project vs a fresh one (now $SMALL_EVENTS events) | p50 $(col h-cached-big 3) ms, p99 $(col h-cached-big 4) ms | p50 $(col h-cached-small 3) ms, p99 $(col h-cached-small 4) ms | $(ratio h-cached-big 3 h-cached-small 3)× |"
