@@ -93,7 +93,7 @@ public class HttpConfiguration implements WebFluxConfigurer {
         return new RequestMetrics(registry);
     }
 
-    /** ... in place of Spring's per-request observation, which a no-op registry reduces to a pass-through. */
+    /** ... in place of Spring's per-request observation: with a no-op registry it records nothing. */
     @Bean
     org.springframework.boot.webflux.autoconfigure.WebHttpHandlerBuilderCustomizer noRequestObservations() {
         return builder -> builder.observationRegistry(io.micrometer.observation.ObservationRegistry.NOOP);
