@@ -1,7 +1,6 @@
 package ai.convo.baseline;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** A query replica's readiness includes its projection lag, and the lag is a metric; the API port has neither. */
@@ -18,11 +19,15 @@ class ManagementPortTest extends QueryTestBase {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static double value(String scrape, String series) {
+    /** The sample of one series in a Prometheus scrape, if it has one. */
+    private static Optional<Double> sample(String scrape, String series) {
         return scrape.lines().filter(line -> line.startsWith(series + " ")).findFirst()
-                .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
-                .orElseThrow(() -> new AssertionError(series + " is not in the scrape:\n" + scrape.lines()
-                        .filter(line -> line.startsWith("convo_")).toList()));
+                .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim()));
+    }
+
+    private static double value(String scrape, String series) {
+        return sample(scrape, series).orElseThrow(() -> new AssertionError(series + " is not in the scrape:\n"
+                + scrape.lines().filter(line -> line.startsWith("convo_")).toList()));
     }
 
     @Test
@@ -49,10 +54,9 @@ class ManagementPortTest extends QueryTestBase {
         assertThat(get(api, "/actuator/health").statusCode()).isEqualTo(404);
     }
 
+    /** How many requests http.server.requests has counted under these tags (0 before the first). */
     private static double count(String scrape, String tags) {
-        String series = "http_server_requests_seconds_count{" + tags + "}";
-        return scrape.lines().filter(line -> line.startsWith(series + " ")).findFirst()
-                .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim())).orElse(0.0);
+        return sample(scrape, "http_server_requests_seconds_count{" + tags + "}").orElse(0.0);
     }
 
     @Test

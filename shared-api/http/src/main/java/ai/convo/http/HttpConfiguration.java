@@ -87,13 +87,13 @@ public class HttpConfiguration implements WebFluxConfigurer {
         return ai.convo.edge.NettyRefusals::install;
     }
 
-    /** http.server.requests, recorded by one filter ({@link RequestMetrics} says why) ... */
+    /** http.server.requests, recorded by one filter ({@link RequestMetrics} says why). */
     @Bean
     RequestMetrics requestMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
         return new RequestMetrics(registry);
     }
 
-    /** ... in place of Spring's per-request observation: with a no-op registry it records nothing. */
+    /** Spring's own per-request observation of it, given a no-op registry, records nothing (RequestMetrics does). */
     @Bean
     org.springframework.boot.webflux.autoconfigure.WebHttpHandlerBuilderCustomizer noRequestObservations() {
         return builder -> builder.observationRegistry(io.micrometer.observation.ObservationRegistry.NOOP);
