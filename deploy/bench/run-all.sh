@@ -10,6 +10,9 @@
 #   uncached list the token list (36 tokens, limit=25) on the query service, vs the bare endpoint
 #   cached list   the intent list (INTENTS intents, limit=25) on the query service, vs the bare endpoint
 #   floor         the bare endpoint behind a Spring Security chain that checks an API key (baseline.secured=true)
+#   floors of the lists, the same chain with the least each list must do: a fixed answer of the intent page's size
+#                 (under the cached list), and one page of the same 25 tokens read over R2DBC and rendered with
+#                 Jackson, rows and total in one statement (under the uncached list; baseline.page-database)
 # and the existing benchmarks: read-after-write lag (ReadAfterWriteLag.java), the call counter
 # (CallCounterBench.java, CALL_RECORDS records), and snapshot scale (snapshot-scale.sh; SNAPSHOT_SCALE=0 skips it).
 #
@@ -31,7 +34,7 @@ CALL_RECORDS=${CALL_RECORDS:-200000}
 SNAPSHOT_SCALE=${SNAPSHOT_SCALE:-1}
 PROFILE=${PROFILE:-0}
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-bench.XXXXXX)}; mkdir -p "$BENCH_DIR"
-PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432; BASELINE_PORT=18090; FLOOR_PORT=18091; NOCACHE_PORT=18093
+PORT=18080; COMMAND_PORT=18081; QUERY_PORT=18082; DB_PORT=18432; BASELINE_PORT=18090; FLOOR_PORT=18091; NOCACHE_PORT=18093; BYTES_FLOOR_PORT=18094; PAGE_FLOOR_PORT=18095
 GATEWAY="http://localhost:$PORT/new"; COMMAND="http://localhost:$COMMAND_PORT/new"; QUERY="http://localhost:$QUERY_PORT/new"
 RESULTS="$BENCH_DIR/results.txt"
 : > "$RESULTS"
@@ -82,6 +85,19 @@ for i in $(seq 1 36); do
   post "/v2.0/projects/$TOKENS/snippets" "{\"label\":\"token $i\",\"type\":\"custom\",\"script\":\"value $i\"}" > /dev/null
 done
 FLOW=$(API_KEY=$API_KEY java deploy/bench/SeedFlow.java "$GATEWAY" "$INTENTS" 10 16 2> /dev/null | tail -1)
+# The floors of the two lists (see the header), once their data exists.
+INTENT_BYTES=$(curl -sf -H "X-API-Key: $API_KEY" "$QUERY/v2.0/flows/$FLOW/intents?limit=25" | wc -c)
+API_KEY=$API_KEY SERVER_PORT=$BYTES_FLOOR_PORT java -XX:+UseSerialGC -Xmx256m -Dreactor.netty.ioWorkerCount=2 \
+  -Dbaseline.secured=true -Dbaseline.body-bytes="$INTENT_BYTES" -jar "$BASELINE_JAR" > "$BENCH_DIR/floor-bytes.log" 2>&1 &
+PIDS+=($!)
+API_KEY=$API_KEY SERVER_PORT=$PAGE_FLOOR_PORT java -XX:+UseSerialGC -Xmx256m -Dreactor.netty.ioWorkerCount=2 \
+  -Dbaseline.secured=true -Dbaseline.page-database="127.0.0.1:$DB_PORT/convo/postgres" -jar "$BASELINE_JAR" \
+  > "$BENCH_DIR/floor-page.log" 2>&1 &
+PIDS+=($!)
+FLOOR_BYTES="http://localhost:$BYTES_FLOOR_PORT/fixed"
+FLOOR_PAGE="http://localhost:$PAGE_FLOOR_PORT/page?org=$($PSQL -c "SELECT organisation_id FROM project_view WHERE id = '$TOKENS'")&project=$TOKENS"
+until curl -sf -H "X-API-Key: $API_KEY" "$FLOOR_BYTES" > /dev/null; do sleep 0.5; done
+until curl -sf -H "X-API-Key: $API_KEY" "$FLOOR_PAGE" > /dev/null; do sleep 0.5; done
 SMALL=$(post /v2.0/projects '{"name":"small history","locale":"en-US"}')
 SMALL_PROJECT=$(echo "$SMALL" | field _id); echo "$SMALL" | field primaryLocaleReference > "$BENCH_DIR/small.txt"
 BIG=$(post /v2.0/projects '{"name":"long history","locale":"en-US"}')
@@ -164,6 +180,8 @@ warm() { # name url [script]
 log "warm-up: ${WARMUP}s each, then until steady (at most ${WARMUP_MAX}s)"
 warm base "$BASE"
 warm floor "$FLOOR"
+warm floor-bytes "$FLOOR_BYTES"
+warm floor-page "$FLOOR_PAGE"
 LOCALES="$BENCH_DIR/locales.txt" warm commands "http://localhost:$PORT" deploy/bench/patch.lua
 LOCALES="$BENCH_DIR/locales.txt" warm commands-direct "http://localhost:$COMMAND_PORT" deploy/bench/patch.lua
 warm tokens "$TOKEN_LIST"
@@ -188,6 +206,8 @@ for i in $(seq 1 "$RUNS"); do
   caught_up
   echo "base $(run "$BASE" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "floor $(run "$FLOOR" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
+  echo "floor-bytes $(run "$FLOOR_BYTES" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
+  echo "floor-page $(run "$FLOOR_PAGE" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "tokens $(run "$TOKEN_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "intents $(run "$INTENT_LIST" "$DURATION" "$CONNECTIONS")" >> "$BENCH_DIR/runs.$i"
   echo "ceiling $(pg_append "$CONNECTIONS" "$DURATION")" >> "$BENCH_DIR/runs.$i"
@@ -238,8 +258,10 @@ fi
   echo "| commands: PATCH of 64 locales through the gateway | $(col commands 2) req/s, p50 $(col commands 3) ms, p99 $(col commands 4) ms, non-2xx $(col commands 5) | append ceiling (pgbench) $(col ceiling 2)/s | $(pct "$(ratio commands 2 ceiling 2)") |"
   echo "| the same, directly on the command service (no gateway) | $(col commands-direct 2) req/s, p50 $(col commands-direct 3) ms, p99 $(col commands-direct 4) ms, non-2xx $(col commands-direct 5) | append ceiling (pgbench) $(col ceiling 2)/s | $(pct "$(ratio commands-direct 2 ceiling 2)") |"
   echo "| the floor: the bare answer behind a Spring Security chain (an API key compared with a constant) | $(col floor 2) req/s, p50 $(col floor 3) ms, p99 $(col floor 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio floor 2 base 2)") |"
-  echo "| uncached list: 36 tokens, limit=25, on the query service | $(col tokens 2) req/s, p50 $(col tokens 3) ms, p99 $(col tokens 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio tokens 2 base 2)") (of the floor: $(pct "$(ratio tokens 2 floor 2)")) |"
-  echo "| cached list: intents of a flow of $INTENTS, limit=25, on the query service | $(col intents 2) req/s, p50 $(col intents 3) ms, p99 $(col intents 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio intents 2 base 2)") (of the floor: $(pct "$(ratio intents 2 floor 2)")) |"
+  echo "| the uncached list's floor: the same 25 tokens read over R2DBC (rows and total, one statement) and rendered with Jackson, behind that chain | $(col floor-page 2) req/s, p50 $(col floor-page 3) ms, p99 $(col floor-page 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio floor-page 2 base 2)") |"
+  echo "| uncached list: 36 tokens, limit=25, on the query service | $(col tokens 2) req/s, p50 $(col tokens 3) ms, p99 $(col tokens 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio tokens 2 base 2)") (of its floor: $(pct "$(ratio tokens 2 floor-page 2)")) |"
+  echo "| the cached list's floor: the floor's answer at the intent page's size ($INTENT_BYTES bytes) | $(col floor-bytes 2) req/s, p50 $(col floor-bytes 3) ms, p99 $(col floor-bytes 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio floor-bytes 2 base 2)") |"
+  echo "| cached list: intents of a flow of $INTENTS, limit=25, on the query service | $(col intents 2) req/s, p50 $(col intents 3) ms, p99 $(col intents 4) ms | bare WebFlux $(col base 2) req/s | $(pct "$(ratio intents 2 base 2)") (of its floor: $(pct "$(ratio intents 2 floor-bytes 2)")) |"
   echo "| PATCH latency, 1 connection, aggregate cache on: $BIG_EVENTS-event project vs a fresh one (now $SMALL_EVENTS events) | p50 $(col h-cached-big 3) ms, p99 $(col h-cached-big 4) ms | p50 $(col h-cached-small 3) ms, p99 $(col h-cached-small 4) ms | $(ratio h-cached-big 3 h-cached-small 3)× |"
   echo "| the same, aggregate cache off (snapshots alone) | p50 $(col h-nocache-big 3) ms, p99 $(col h-nocache-big 4) ms | p50 $(col h-nocache-small 3) ms, p99 $(col h-nocache-small 4) ms | $(ratio h-nocache-big 3 h-nocache-small 3)× |"
   echo "| read-after-write lag (ReadAfterWriteLag.java, 1,000 PATCHes) | $LAG | | |"
