@@ -1,5 +1,7 @@
 package ai.convo.command.intent;
 
+import ai.convo.contract.common.StorableText;
+import ai.convo.http.body.StorableJson;
 import ai.convo.http.media.Renderer;
 import ai.convo.http.problem.ApiProblem;
 import java.nio.ByteBuffer;
@@ -144,6 +146,11 @@ final class IntentFile {
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);
         }
+        int unstorable = StorableText.firstUnstorable(text);
+        if (unstorable >= 0) {
+            throw refused("Line " + lineOf(text, unstorable) + " of the file "
+                    + StorableText.problem(text.substring(lineStart(text, unstorable))) + ".");
+        }
         String trimmed = text.strip();
         if (trimmed.isEmpty()) {
             throw refused("The file is empty; it must hold intents as CSV (name, property type, value) or a JSON array.");
@@ -189,6 +196,12 @@ final class IntentFile {
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             throw refused("The file is not valid JSON" + where + ".");
+        }
+        Map<String, Object> unstorableText = StorableJson.problems(root);
+        if (!unstorableText.isEmpty()) {
+            // before any name is quoted in a problem: the quote would carry the text along
+            Map.Entry<String, Object> first = unstorableText.entrySet().iterator().next();
+            throw refused("The file holds text that cannot be stored: intent " + first.getKey() + " " + first.getValue() + ".");
         }
         List<Entry> entries = new ArrayList<>();
         for (int i = 0; i < root.size(); i++) {
@@ -379,6 +392,21 @@ final class IntentFile {
 
     private static String abbreviate(String value) {
         return value.length() > 40 ? value.substring(0, 40) + "..." : value;
+    }
+
+    /** The 1-based line of the character at {@code index}. */
+    private static int lineOf(String text, int index) {
+        int line = 1;
+        for (int i = 0; i < index; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    private static int lineStart(String text, int index) {
+        return text.lastIndexOf('\n', index - 1) + 1;
     }
 
     static ApiProblem refused(String detail) {

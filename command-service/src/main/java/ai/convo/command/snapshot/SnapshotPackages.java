@@ -2,6 +2,7 @@ package ai.convo.command.snapshot;
 
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.snapshot.SnapshotResource;
+import ai.convo.http.body.StorableJson;
 import ai.convo.http.problem.ApiProblem;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -120,6 +121,19 @@ public class SnapshotPackages {
             unpacked.resourceList();
         } catch (RuntimeException e) {
             throw refused("The package's content is not a snapshot this server can read.");
+        }
+        // signed by this deployment, but possibly made from events stored before such text was refused at the door
+        Map<String, Object> unstorable = StorableJson.problems(document);
+        if (unstorable.isEmpty()) {
+            unstorable = StorableJson.problems(JSON.readTree(resources));
+        }
+        if (unstorable.isEmpty()) {
+            unstorable = StorableJson.problems(JSON.readTree(content));
+        }
+        if (!unstorable.isEmpty()) {
+            Map.Entry<String, Object> first = unstorable.entrySet().iterator().next();
+            throw refused("The package holds text that cannot be stored (" + first.getKey() + " " + first.getValue()
+                    + "); it cannot be restored.");
         }
         if (name.isBlank() || name.length() > ai.convo.contract.snapshot.SnapshotLimits.MAX_NAME_LENGTH) {
             throw refused("The package's snapshot name is not one this server accepts.");

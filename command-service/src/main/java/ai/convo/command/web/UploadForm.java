@@ -1,5 +1,6 @@
 package ai.convo.command.web;
 
+import ai.convo.contract.common.StorableText;
 import ai.convo.http.HttpConfiguration;
 import ai.convo.http.problem.ApiProblem;
 import java.nio.charset.StandardCharsets;
@@ -68,11 +69,27 @@ public final class UploadForm {
             Mono<Void> texts = Flux.fromIterable(allowed).filter(name -> !name.equals("file") && parts.getFirst(name) != null)
                     .concatMap(name -> bytes(parts.getFirst(name), FIELD_MAX_BYTES)
                             .doOnNext(value -> fields.put(name, new String(value, StandardCharsets.UTF_8).trim())))
-                    .then();
+                    .then(Mono.defer(() -> unstorable(fields)));
             Part file = parts.getFirst("file");
             return texts.then(file == null ? Mono.just(new byte[0]) : bytes(file, HttpConfiguration.MAX_BODY_BYTES))
                     .map(content -> new UploadForm(fields, content));
         });
+    }
+
+    private static Mono<Void> unstorable(Map<String, String> fields) {
+        Map<String, Object> problems = new LinkedHashMap<>();
+        fields.forEach((name, value) -> {
+            String problem = StorableText.problem(value);
+            if (problem != null) {
+                problems.put(name, problem);
+            }
+        });
+        if (problems.isEmpty()) {
+            return Mono.empty();
+        }
+        StringBuilder detail = new StringBuilder("The upload holds text that cannot be stored: ");
+        problems.forEach((name, problem) -> detail.append(name).append(' ').append(problem).append("; "));
+        return Mono.error(ApiProblem.badRequest(detail.substring(0, detail.length() - 2) + ".", problems));
     }
 
     private static Mono<byte[]> bytes(Part part, int max) {

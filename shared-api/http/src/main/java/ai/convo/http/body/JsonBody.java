@@ -55,6 +55,7 @@ public final class JsonBody {
         if (node == null || !node.isObject()) {
             throw ApiProblem.badRequest("The request body must be a JSON object.");
         }
+        StorableJson.check(node, "The request body");
         return new JsonBody(node);
     }
 
@@ -63,6 +64,7 @@ public final class JsonBody {
         if (object == null || !object.isObject()) {
             throw new IllegalArgumentException("a JSON object is required");
         }
+        StorableJson.check(object, "The request body");
         return new JsonBody(object);
     }
 

@@ -1,7 +1,12 @@
 package ai.convo.http.security;
 
+import ai.convo.contract.common.StorableText;
+import ai.convo.http.problem.ApiProblem;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Predicate;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.security.web.server.firewall.ServerWebExchangeFirewall;
 import org.springframework.security.web.server.firewall.StrictServerWebExchangeFirewall;
@@ -53,8 +58,41 @@ public final class EagerFirewall implements ServerWebExchangeFirewall {
             for (String name : headers.headerNames()) {
                 headers.get(name);
             }
-            checked.getQueryParams();
+            storable(checked);
             return exchange;
         });
+    }
+
+    /**
+     * Query parameters and path segments, as decoded, hold only text the database can store
+     * ({@link StorableText}): a handler may compare them in SQL or write them into an event.
+     */
+    static void storable(ServerHttpRequest request) {
+        Map<String, Object> problems = new LinkedHashMap<>();
+        request.getQueryParams().forEach((name, values) -> {
+            String nameProblem = StorableText.problem(name);
+            if (nameProblem != null) {
+                problems.put("query parameter name", nameProblem);
+            }
+            for (String value : values) {
+                String problem = value == null ? null : StorableText.problem(value);
+                if (problem != null && nameProblem == null) {
+                    problems.put(name, problem);
+                }
+            }
+        });
+        for (PathContainer.Element element : request.getPath().pathWithinApplication().elements()) {
+            if (element instanceof PathContainer.PathSegment segment) {
+                String problem = StorableText.problem(segment.valueToMatch());
+                if (problem != null) {
+                    problems.put("path", "segment " + problem);
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            StringBuilder detail = new StringBuilder("The request holds text that cannot be stored: ");
+            problems.forEach((where, problem) -> detail.append(where).append(' ').append(problem).append("; "));
+            throw ApiProblem.badRequest(detail.substring(0, detail.length() - 2) + ".", problems);
+        }
     }
 }

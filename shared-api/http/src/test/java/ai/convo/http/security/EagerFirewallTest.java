@@ -71,6 +71,36 @@ class EagerFirewallTest {
         }
     }
 
+    @Test
+    void givenAnEncodedNulInAQueryParameter_whenFirewalled_thenRefusedAsUnstorableOrByTheStrictRules() {
+        for (String uri : java.util.List.of("/new/v2.0/projects?filter=%00", "/new/v2.0/projects?filter=a%00b&limit=2",
+                "/new/v2.0/projects?fil%00ter=a")) {
+            MockServerWebExchange exchange = exchange(MockServerHttpRequest.method(HttpMethod.GET, java.net.URI.create("http://h" + uri)));
+            assertThatThrownBy(() -> eager.getFirewalledExchange(exchange).block()).as(uri)
+                    .isInstanceOfAny(ServerExchangeRejectedException.class, ai.convo.http.problem.ApiProblem.class);
+        }
+    }
+
+    @Test
+    void givenAStorableRequest_whenChecked_thenNothingIsRefused() {
+        EagerFirewall.storable(MockServerHttpRequest.method(HttpMethod.GET, java.net.URI.create(
+                "http://h/new/v2.0/projects/%F0%9F%98%80?filter=%E2%82%AC%F0%9F%98%80&limit=2")).build());
+    }
+
+    @Test
+    void givenANulInAQueryValueOrPathSegment_whenChecked_thenA400NamesWhere() {
+        assertThatThrownBy(() -> EagerFirewall.storable(MockServerHttpRequest.method(HttpMethod.GET, java.net.URI.create(
+                "http://h/new/v2.0/projects?filter=a%00b")).build()))
+                .isInstanceOfSatisfying(ai.convo.http.problem.ApiProblem.class, problem -> {
+                    assertThat(problem.status().value()).isEqualTo(400);
+                    assertThat(problem.details()).containsOnlyKeys("filter");
+                });
+        assertThatThrownBy(() -> EagerFirewall.storable(MockServerHttpRequest.method(HttpMethod.GET, java.net.URI.create(
+                "http://h/new/v2.0/projects/a%00b")).build()))
+                .isInstanceOfSatisfying(ai.convo.http.problem.ApiProblem.class,
+                        problem -> assertThat(problem.details()).containsOnlyKeys("path"));
+    }
+
     /** The strict firewall refuses it when {@code read} reads it; the eager one before anything is read. */
     private void refusedByBoth(MockServerWebExchange exchange, Function<ServerWebExchange, Object> read) {
         ServerWebExchange strict = new StrictServerWebExchangeFirewall().getFirewalledExchange(exchange).block();
