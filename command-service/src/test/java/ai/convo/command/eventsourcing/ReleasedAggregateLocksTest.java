@@ -9,8 +9,11 @@ import org.axonframework.common.lock.PessimisticLockFactory;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.axonframework.spring.stereotype.Aggregate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
 
 /** An aggregate lock taken in a unit of work is free once that unit of work ended, whoever forgot to release it. */
 class ReleasedAggregateLocksTest {
@@ -53,6 +56,21 @@ class ReleasedAggregateLocksTest {
     void endUnitsOfWork() {
         while (CurrentUnitOfWork.isStarted()) {
             CurrentUnitOfWork.get().rollback();
+        }
+    }
+
+    @Test
+    void everyAggregateTakesTheseLocks() throws Exception {
+        // given every aggregate of the command service
+        var scanner = new ClassPathScanningCandidateComponentProvider(false);
+        scanner.addIncludeFilter(new AnnotationTypeFilter(Aggregate.class));
+        var aggregates = scanner.findCandidateComponents("ai.convo.command");
+        assertThat(aggregates).hasSizeGreaterThan(10);
+        // then each names these locks: Axon's default ones leak on a deleted aggregate
+        for (var candidate : aggregates) {
+            Class<?> type = Class.forName(candidate.getBeanClassName());
+            assertThat(type.getAnnotation(Aggregate.class).lockFactory()).as(type.getSimpleName())
+                    .isEqualTo("aggregateLocks");
         }
     }
 
