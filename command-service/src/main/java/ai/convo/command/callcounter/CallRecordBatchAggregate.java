@@ -27,7 +27,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  *
  * <p>The batch's new records become events of at most {@link #RECORDS_PER_EVENT} records, appended together.
  */
-@Aggregate
+@Aggregate(lockFactory = "aggregateLocks")
 public class CallRecordBatchAggregate {
 
     /** Bounds an event to ~120 KB, so the event store's and the processors' units of 100 events stay small. */

@@ -25,7 +25,8 @@ import org.springframework.context.annotation.Lazy;
  * ({@link FreshAggregateCache}), and every {@code app.aggregates.snapshot-threshold} events a snapshot is stored
  * ({@link VerifiedSnapshotter}), so a load (after a restart, on another replica, after eviction) reads a snapshot and
  * fewer events than that. Both are caches of the event log: dropping either changes no answer. Aggregates opt in
- * with {@code @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")}.
+ * with {@code @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots",
+ * lockFactory = "aggregateLocks")} (the locks: {@link ReleasedAggregateLocks}).
  */
 @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
 public class AggregateCaching {
@@ -39,6 +40,12 @@ public class AggregateCaching {
     @Bean
     public CachedDecisions cachedDecisions(EventStore eventStore, @Qualifier("aggregateCache") Cache aggregateCache) {
         return new CachedDecisions(eventStore, aggregateCache);
+    }
+
+    /** Every aggregate's locks: Axon's, released when their unit of work ends even where Axon leaks them. */
+    @Bean
+    public ReleasedAggregateLocks aggregateLocks() {
+        return new ReleasedAggregateLocks();
     }
 
     @Bean

@@ -59,7 +59,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * ({@link ProjectLookup}), whether the flow is still visible ({@link FlowLookup}: its project may have been
  * deleted) and the flow's intents ({@link FlowIntents}).
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class FlowAggregate {
 
     @AggregateIdentifier

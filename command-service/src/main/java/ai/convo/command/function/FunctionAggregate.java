@@ -25,7 +25,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * A Function of a project. The project must exist and be the caller's, on creation and on every later change
  * (a deleted project takes its functions with it); a function of another organisation answers as a missing one.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class FunctionAggregate {
 
     @AggregateIdentifier

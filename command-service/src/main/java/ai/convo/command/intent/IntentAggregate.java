@@ -49,7 +49,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * here with the {@link IntentDirectory}; commands that change names or the tree of one flow are serialized
  * by {@link IntentFlowLock}, so the directory never misses a concurrent change.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class IntentAggregate {
 
     /** An intent holds at most this many example sentences. */

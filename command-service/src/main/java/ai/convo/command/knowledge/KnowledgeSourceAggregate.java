@@ -41,7 +41,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * Every command checks the store (it must exist, be the caller's and be the one in the path): a source of a
  * deleted store, of another store or of another organisation answers as a missing one.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class KnowledgeSourceAggregate {
 
     @AggregateIdentifier

@@ -27,7 +27,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * or of a deleted project, answers as a missing one. Its sources are their own aggregates and check the store
  * through {@link KnowledgeStoreLookup}, so deleting the store makes them unreachable in the same transaction.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class KnowledgeStoreAggregate {
 
     @AggregateIdentifier

@@ -41,7 +41,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * A project and its locales. Locales live here so that "exactly one primary", "unique names" and
  * "fallbacks never form a cycle" are decided in one consistent place.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class ProjectAggregate {
 
     @AggregateIdentifier

@@ -34,7 +34,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * aggregate. A snapshot's life: pending -> created -> deleting -> gone; pending -> abandoned (its task failed or
  * was cancelled) frees the slot at once.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class SnapshotRegistryAggregate {
 
     enum Status { PENDING, CREATED, DELETING }

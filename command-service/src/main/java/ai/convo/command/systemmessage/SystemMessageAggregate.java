@@ -16,7 +16,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * A System message: a banner for every user of the installation, shown while {@code until} lies in the future.
  * Only a system administrator creates one. Messages are never changed; a newer one takes precedence.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class SystemMessageAggregate {
 
     @AggregateIdentifier

@@ -37,7 +37,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * the starts, and every command of a runner names its attempt, so a runner that lost its lease (and was replaced)
  * can change nothing any more.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class TaskAggregate {
 
     @AggregateIdentifier

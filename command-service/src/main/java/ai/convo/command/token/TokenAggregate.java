@@ -37,7 +37,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * and delete therefore also run on an id without history ({@code CREATE_IF_MISSING}) so that they can tell a
  * built-in token (409) from an unknown one (404); both always throw, so nothing is ever created that way.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class TokenAggregate {
 
     @AggregateIdentifier

@@ -29,7 +29,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * <p>The state holds no token, sealed or clear: a snapshot of this aggregate can never leak one. Both commands run
  * on an id without history too ({@code CREATE_IF_MISSING}); an unlink there throws, so nothing is created.
  */
-@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots")
+@Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
 public class VoiceAssistantAccountAggregate {
 
     @AggregateIdentifier

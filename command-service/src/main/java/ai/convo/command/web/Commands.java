@@ -17,6 +17,8 @@ import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.axonframework.modelling.command.AnnotationCommandTargetResolver;
+import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.security.core.context.ReactiveSecurityContextHolder;
@@ -36,6 +38,9 @@ import reactor.core.scheduler.Schedulers;
  * sequence number and its whole transaction rolls back. Such a command is sent again (it reloads the aggregate and
  * decides anew), up to {@link #ATTEMPTS} times; only then is the conflict the client's, as a 409. A command, once
  * running, is never interrupted because its client went away: it commits or rolls back as a whole.
+ * <p>
+ * A command to one aggregate waits for the one before it to end before it is sent ({@link AggregateTurns}), so no
+ * command of this replica holds a transaction and a pooled connection while it waits for an aggregate's lock.
  */
 @Component
 public class Commands {
@@ -46,7 +51,10 @@ public class Commands {
     /** Commands run here: a cancelled subscription does not dispose (so does not interrupt) the running task. */
     private static final Executor COMMAND_THREADS = task -> Schedulers.boundedElastic().schedule(task);
 
+    private static final CommandTargetResolver TARGETS = AnnotationCommandTargetResolver.builder().build();
+
     private final CommandGateway gateway;
+    private final AggregateTurns turns = new AggregateTurns();
     private final EventPositions positions;
     private final TransactionTemplate transactions;
     private final EventWakeups wakeups;
@@ -68,10 +76,14 @@ public class Commands {
      * same hop off the event loop: a look-up in a hop of its own cost a thread hand-off there and back per command.
      */
     public <R> Mono<Sent<R>> sendTo(Callable<String> aggregateOf, java.util.function.Function<String, Object> command) {
-        return principalKeys(null).flatMap(keys -> uninterrupted(() -> AppendingPrincipal.as(keys, () -> {
+        return principalKeys(null).flatMap(keys -> awaited(() -> CompletableFuture.supplyAsync(unchecked(() -> {
                     String aggregateId = aggregateOf.call();
-                    return this.<R>sendDecidingAgain(command.apply(aggregateId), List.of(aggregateId));
-                })))
+                    Object message = command.apply(aggregateId);
+                    // on this thread when the aggregate has no command running: no second hand-off
+                    return turns.run(targetOf(message), unchecked(() -> AppendingPrincipal.as(keys,
+                                    () -> this.<R>sendDecidingAgain(message, List.of(aggregateId)))),
+                            Runnable::run, COMMAND_THREADS);
+                }), COMMAND_THREADS).thenCompose(sent -> sent)))
                 .onErrorMap(Commands::translate);
     }
 
@@ -80,8 +92,11 @@ public class Commands {
      * route (no principal) shows, such as the current system message ({@link ai.convo.persistence.PrincipalKeys}).
      */
     public <R> Mono<Sent<R>> sendReadBy(String publicKey, Object command, String... aggregateIds) {
-        return principalKeys(publicKey).flatMap(keys -> uninterrupted(() -> AppendingPrincipal.as(keys,
-                        () -> this.<R>sendDecidingAgain(command, List.of(aggregateIds)))))
+        String target = targetOf(command);
+        return principalKeys(publicKey).flatMap(keys -> awaited(() -> turns.run(target,
+                        unchecked(() -> AppendingPrincipal.as(keys,
+                                () -> this.<R>sendDecidingAgain(command, List.of(aggregateIds)))),
+                        COMMAND_THREADS, COMMAND_THREADS)))
                 .onErrorMap(Commands::translate);
     }
 
@@ -183,7 +198,17 @@ public class Commands {
     }
 
     private static <T> Mono<T> uninterrupted(Callable<T> work) {
-        return Mono.fromFuture(() -> CompletableFuture.supplyAsync(() -> {
+        return awaited(() -> CompletableFuture.supplyAsync(unchecked(work), COMMAND_THREADS));
+    }
+
+    /** The future's outcome; cancelling the subscription leaves the work running (see COMMAND_THREADS). */
+    private static <T> Mono<T> awaited(java.util.function.Supplier<CompletableFuture<T>> future) {
+        return Mono.fromFuture(future, true)
+                .onErrorMap(CompletionException.class, e -> e.getCause() == null ? e : e.getCause());
+    }
+
+    private static <T> java.util.function.Supplier<T> unchecked(Callable<T> work) {
+        return () -> {
             try {
                 return work.call();
             } catch (RuntimeException e) {
@@ -191,7 +216,16 @@ public class Commands {
             } catch (Exception e) {
                 throw new CompletionException(e);
             }
-        }, COMMAND_THREADS), true).onErrorMap(CompletionException.class, e -> e.getCause() == null ? e : e.getCause());
+        };
+    }
+
+    /** The aggregate a command is sent to, or null for one that names none (it then waits for no turn). */
+    static String targetOf(Object command) {
+        try {
+            return TARGETS.resolveTarget(GenericCommandMessage.asCommandMessage(command)).getIdentifier();
+        } catch (IllegalArgumentException namesNone) {
+            return null;
+        }
     }
 
     /** The keys a write is recorded under: the caller's user id, and a public key if given. */
