@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -19,9 +20,11 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads an organisation's log as JSON lines, straight from the event store over JDBC: a bulk read is one cursor
- * (rows fetched a thousand at a time, only as fast as the client takes them), and a stored payload is passed
+ * Reads an organisation's log as JSON lines, straight from the event store over JDBC, and passes a stored payload
  * through as its bytes unless an upcaster changes its shape or it holds a secret field, which is removed.
+ * A bulk read goes page by page (keyset on position), each page on a pooled connection of its own that is back in
+ * the pool before the page's lines are written: a client that reads slowly or not at all holds no connection and no
+ * transaction, only the page it has not taken yet (issue 37).
  */
 @Component
 public class EventLogReader {
@@ -30,8 +33,13 @@ public class EventLogReader {
     public record Line(long position, byte[] json) {
     }
 
-    private static final int FETCH = 1000;
-    private static final int CHUNK_BYTES = 64 * 1024;
+    /** Rows a bulk read takes per page: as many as the cursor it replaced fetched per round trip. */
+    static final int PAGE = 1000;
+    /**
+     * The pieces a page is handed to the server in. Its writer asks for 128 pieces ahead of the socket, so the
+     * size bounds what a stalled client can pin besides its page: 128 x 8 KB = 1 MB.
+     */
+    private static final int CHUNK_BYTES = 8 * 1024;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
 
@@ -47,12 +55,12 @@ public class EventLogReader {
 
     /**
      * The query's events up to the organisation's newest position when the read starts, as chunks of NDJSON
-     * (whole lines, about 64 KB each). Pull-driven: the cursor moves only when the client has taken a chunk.
+     * (whole lines, about 8 KB each). Pull-driven: a page is read only when the client has taken the one before.
      */
     public Flux<byte[]> ndjson(LogQuery query) {
-        return Flux.<byte[], Cursor>generate(() -> new Cursor(query, true, 0), (cursor, sink) -> {
+        return Flux.<byte[], Pages>generate(() -> new Pages(query), (pages, sink) -> {
                     try {
-                        byte[] chunk = cursor.chunk();
+                        byte[] chunk = pages.next();
                         if (chunk == null) {
                             sink.complete();
                         } else {
@@ -61,24 +69,107 @@ public class EventLogReader {
                     } catch (SQLException e) {
                         sink.error(e);
                     }
-                    return cursor;
-                }, Cursor::close)
+                    return pages;
+                })
                 .subscribeOn(Schedulers.boundedElastic());
     }
 
     /** At most {@code limit} of the query's events, in position order (blocking: call off the event loop). */
     public List<Line> batch(LogQuery query, int limit) throws SQLException {
         List<Line> lines = new ArrayList<>();
-        try (Cursor cursor = new Cursor(query, false, limit)) {
-            Line line;
-            while ((line = cursor.next()) != null) {
-                lines.add(line);
-            }
-        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        read(query, Long.MAX_VALUE, limit, rows -> {
+            out.reset();
+            long position = write(rows, out);
+            lines.add(new Line(position, out.toByteArray()));
+        });
         return lines;
     }
 
-    private String sql(LogQuery query, boolean toHead, int limit, List<Object> binds) {
+    /** A bulk read's place: the head it reads up to, the last position read, and the rendered page not yet taken. */
+    private final class Pages {
+
+        private final LogQuery query;
+        private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
+        private long head = -1;
+        private long after;
+        private boolean done;
+
+        Pages(LogQuery query) {
+            this.query = query;
+            this.after = query.after();
+        }
+
+        byte[] next() throws SQLException {
+            while (chunks.isEmpty() && !done) {
+                page();
+            }
+            return chunks.poll();
+        }
+
+        private void page() throws SQLException {
+            if (head < 0) {
+                head = head(query.organisationId());
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream(CHUNK_BYTES + 16 * 1024);
+            int rows = read(query.after(after), head, PAGE, row -> {
+                after = write(row, out);
+                out.write('\n');
+                if (out.size() >= CHUNK_BYTES) {
+                    chunks.add(out.toByteArray());
+                    out.reset();
+                }
+            });
+            if (out.size() > 0) {
+                chunks.add(out.toByteArray());
+            }
+            done = rows < PAGE;
+        }
+    }
+
+    /** What is done with each row of a page while its connection is held: render it, nothing slower. */
+    @FunctionalInterface
+    private interface RowHandler {
+        void row(ResultSet rows) throws SQLException;
+    }
+
+    /** The organisation's newest position (0 for none): positions up to it are all committed (they commit in order). */
+    private long head(String organisationId) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(
+                     "SELECT coalesce(max(position), 0) FROM event_log WHERE organisation_id = ?")) {
+            statement.setString(1, organisationId);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * One page: at most {@code limit} of the query's rows after its position, up to {@code head}, in one statement on
+     * a connection that goes back to the pool when the page has been rendered; answers how many rows it had.
+     */
+    private int read(LogQuery query, long head, int limit, RowHandler handler) throws SQLException {
+        List<Object> binds = new ArrayList<>();
+        String sql = sql(query, head, limit, binds);
+        int count = 0;
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < binds.size(); i++) {
+                statement.setObject(i + 1, binds.get(i));
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    handler.row(rows);
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    private String sql(LogQuery query, long head, int limit, List<Object> binds) {
         StringBuilder sql = new StringBuilder("SELECT l.position, l.id, l.resource_type, l.resource_id, "
                 + "l.sequence_number, l.event_type, l.actor_id, e.time_stamp, e.payload_type, e.payload_revision, "
                 + "e.payload");
@@ -89,9 +180,9 @@ public class EventLogReader {
                 + "WHERE l.organisation_id = ? AND l.position > ?");
         binds.add(query.organisationId());
         binds.add(query.after());
-        if (toHead) {
-            sql.append(" AND l.position <= (SELECT max(position) FROM event_log WHERE organisation_id = ?)");
-            binds.add(query.organisationId());
+        if (head < Long.MAX_VALUE) {
+            sql.append(" AND l.position <= ?");
+            binds.add(head);
         }
         if (query.sinceMillis() != null) {
             sql.append(" AND l.occurred_at >= ?");
@@ -113,125 +204,57 @@ public class EventLogReader {
             sql.append(" AND l.event_type = ?");
             binds.add(query.eventType());
         }
-        sql.append(" ORDER BY l.position");
-        if (limit > 0) {
-            sql.append(" LIMIT ").append(limit);
-        }
+        sql.append(" ORDER BY l.position LIMIT ").append(limit);
         return sql.toString();
     }
 
-    /** An open JDBC cursor over the query (a transaction of its own, so PostgreSQL fetches in portions). */
-    private final class Cursor implements AutoCloseable {
-
-        private final Connection connection;
-        private final PreparedStatement statement;
-        private final ResultSet rows;
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream(CHUNK_BYTES + 8192);
-
-        Cursor(LogQuery query, boolean toHead, int limit) throws SQLException {
-            List<Object> binds = new ArrayList<>();
-            String sql = sql(query, toHead, limit, binds);
-            connection = dataSource.getConnection();
-            try {
-                connection.setAutoCommit(false);
-                connection.setReadOnly(true);
-                statement = connection.prepareStatement(sql);
-                statement.setFetchSize(FETCH);
-                for (int i = 0; i < binds.size(); i++) {
-                    statement.setObject(i + 1, binds.get(i));
-                }
-                rows = statement.executeQuery();
-            } catch (SQLException | RuntimeException e) {
-                release();
-                throw e;
+    /** Renders the current row as one JSON line (no newline); answers its position. */
+    private long write(ResultSet rows, ByteArrayOutputStream line) throws SQLException {
+        long position = rows.getLong(1);
+        String storedType = rows.getString(9);
+        String revision = rows.getString(10);
+        byte[] payload = rows.getBytes(11);
+        String type = rows.getString(6);
+        if (upcasting) {
+            IntermediateEventRepresentation upcast = upcast(rows, storedType, revision, payload);
+            if (upcast != null) {
+                payload = upcast.getData(byte[].class).getData();
+                storedType = upcast.getType().getName();
+                type = EventFacts.typeName(storedType);
             }
         }
-
-        /** Whole lines up to about 64 KB, or null at the end. */
-        byte[] chunk() throws SQLException {
-            out.reset();
-            while (out.size() < CHUNK_BYTES && rows.next()) {
-                write(out);
-                out.write('\n');
-            }
-            return out.size() == 0 ? null : out.toByteArray();
+        if (EventFacts.TYPES_WITH_SECRETS.contains(storedType)) {
+            payload = withoutSecrets(payload);
         }
+        ascii(line, "{\"position\":");
+        ascii(line, Long.toString(position));
+        ascii(line, ",\"eventId\":");
+        string(line, rows.getString(2));
+        ascii(line, ",\"resourceType\":");
+        string(line, rows.getString(3));
+        ascii(line, ",\"resourceId\":");
+        string(line, rows.getString(4));
+        ascii(line, ",\"sequenceNumber\":");
+        ascii(line, Long.toString(rows.getLong(5)));
+        ascii(line, ",\"type\":");
+        string(line, type);
+        ascii(line, ",\"timestamp\":");
+        string(line, rows.getString(8));
+        ascii(line, ",\"actor\":");
+        string(line, rows.getString(7));
+        ascii(line, ",\"payload\":");
+        line.writeBytes(payload);
+        line.write('}');
+        return position;
+    }
 
-        Line next() throws SQLException {
-            if (!rows.next()) {
-                return null;
-            }
-            out.reset();
-            long position = write(out);
-            return new Line(position, out.toByteArray());
-        }
-
-        private long write(ByteArrayOutputStream line) throws SQLException {
-            long position = rows.getLong(1);
-            String storedType = rows.getString(9);
-            String revision = rows.getString(10);
-            byte[] payload = rows.getBytes(11);
-            String type = rows.getString(6);
-            if (upcasting) {
-                IntermediateEventRepresentation upcast = upcast(storedType, revision, payload);
-                if (upcast != null) {
-                    payload = upcast.getData(byte[].class).getData();
-                    storedType = upcast.getType().getName();
-                    type = EventFacts.typeName(storedType);
-                }
-            }
-            if (EventFacts.TYPES_WITH_SECRETS.contains(storedType)) {
-                payload = withoutSecrets(payload);
-            }
-            ascii(line, "{\"position\":");
-            ascii(line, Long.toString(position));
-            ascii(line, ",\"eventId\":");
-            string(line, rows.getString(2));
-            ascii(line, ",\"resourceType\":");
-            string(line, rows.getString(3));
-            ascii(line, ",\"resourceId\":");
-            string(line, rows.getString(4));
-            ascii(line, ",\"sequenceNumber\":");
-            ascii(line, Long.toString(rows.getLong(5)));
-            ascii(line, ",\"type\":");
-            string(line, type);
-            ascii(line, ",\"timestamp\":");
-            string(line, rows.getString(8));
-            ascii(line, ",\"actor\":");
-            string(line, rows.getString(7));
-            ascii(line, ",\"payload\":");
-            line.writeBytes(payload);
-            line.write('}');
-            return position;
-        }
-
-        /** The event in its current shape (the first, should an upcaster split it), or null if one dropped it. */
-        private IntermediateEventRepresentation upcast(String type, String revision, byte[] payload) throws SQLException {
-            List<IntermediateEventRepresentation> upcast = storedEvents.current(StoredEvents.row(
-                    rows.getString("aggregate_type"), rows.getString("aggregate_identifier"), rows.getLong(5),
-                    rows.getString(2), rows.getString(8), type, revision, payload, rows.getBytes("meta_data")));
-            return upcast.isEmpty() ? null : upcast.get(0);
-        }
-
-        @Override
-        public void close() {
-            release();
-        }
-
-        private void release() {
-            try {
-                connection.rollback();
-                connection.setReadOnly(false);
-                connection.setAutoCommit(true);
-            } catch (SQLException | RuntimeException ignored) {
-                // the connection goes back to the pool, which checks it
-            }
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // nothing left to release
-            }
-        }
+    /** The event in its current shape (the first, should an upcaster split it), or null if one dropped it. */
+    private IntermediateEventRepresentation upcast(ResultSet rows, String type, String revision, byte[] payload)
+            throws SQLException {
+        List<IntermediateEventRepresentation> upcast = storedEvents.current(StoredEvents.row(
+                rows.getString("aggregate_type"), rows.getString("aggregate_identifier"), rows.getLong(5),
+                rows.getString(2), rows.getString(8), type, revision, payload, rows.getBytes("meta_data")));
+        return upcast.isEmpty() ? null : upcast.get(0);
     }
 
     private static byte[] withoutSecrets(byte[] payload) {

@@ -59,7 +59,8 @@ public class EventLogTail {
     private Flux<EventLogReader.Line> drain(LogQuery query, AtomicLong last) {
         return read(query, last)
                 .expand(lines -> lines.size() == BATCH ? read(query, last) : Mono.empty())
-                .concatMapIterable(lines -> lines);
+                // one batch at a time: a client that reads slowly holds a batch or two, not the log
+                .concatMapIterable(lines -> lines, 1);
     }
 
     private Mono<List<EventLogReader.Line>> read(LogQuery query, AtomicLong last) {

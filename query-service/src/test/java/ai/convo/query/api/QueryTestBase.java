@@ -34,6 +34,10 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 public abstract class QueryTestBase {
 
     static final TestDatabase.Settings DB = TestDatabase.newDatabase();
+    /** Event-log streams an organisation may have open (EventLogBulkheadTest opens more than the pool's 10). */
+    static final int STREAMS_PER_ORGANISATION = 16;
+    /** How long a stream waits for a client that reads nothing (production: 60 s). */
+    static final Duration STALL_TIMEOUT = Duration.ofSeconds(15);
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -43,6 +47,8 @@ public abstract class QueryTestBase {
         // Small rebuild batches and a close switch point: a rebuild here takes several batches and passes.
         registry.add("app.rebuild.batch-size", () -> "50");
         registry.add("app.rebuild.switch-within", () -> "20");
+        registry.add("app.eventlog.streams-per-organisation", () -> STREAMS_PER_ORGANISATION);
+        registry.add("app.eventlog.stall-timeout", () -> STALL_TIMEOUT.toString());
     }
 
     private static final Map<String, AtomicLong> SEQUENCES = new ConcurrentHashMap<>();
