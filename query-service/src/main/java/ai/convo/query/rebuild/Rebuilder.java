@@ -618,7 +618,8 @@ public class Rebuilder {
         for (String name : projections) {
             AbstractEventProcessor processor = processing.eventProcessor(name, AbstractEventProcessor.class)
                     .orElseThrow(() -> new IllegalStateException("No event processor named " + name));
-            targets.add(new Target(name, processor.eventHandlerInvoker(), processing.sequencingPolicy(name)));
+            targets.add(new Target(name, withoutDeadLetters(processor.eventHandlerInvoker()),
+                    processing.sequencingPolicy(name)));
         }
         return targets;
     }
@@ -630,5 +631,25 @@ public class Rebuilder {
             tables.addAll(switched ? projection.switched() : projection.scratch());
         }
         return tables;
+    }
+
+    /**
+     * The handlers of a processor without its dead-letter queue: a rebuild applies every event again, parked ones
+     * too, into its own tables, and must neither park in nor skip behind the live processors' queue. An event it
+     * cannot apply fails the rebuild, which says so in its status.
+     */
+    static EventHandlerInvoker withoutDeadLetters(EventHandlerInvoker invoker) {
+        if (invoker instanceof org.axonframework.eventhandling.MultiEventHandlerInvoker multi) {
+            return new org.axonframework.eventhandling.MultiEventHandlerInvoker(
+                    multi.delegates().stream().map(Rebuilder::withoutDeadLetters).toList());
+        }
+        if (invoker instanceof org.axonframework.eventhandling.deadletter.DeadLetteringEventHandlerInvoker dead) {
+            return org.axonframework.eventhandling.SimpleEventHandlerInvoker.builder()
+                    .eventHandlers(dead.eventHandlers())
+                    .sequencingPolicy(dead.getSequencingPolicy())
+                    .listenerInvocationErrorHandler(dead.getListenerInvocationErrorHandler())
+                    .build();
+        }
+        return invoker;
     }
 }
