@@ -55,20 +55,32 @@ public class DeadLetterConfiguration {
     ConfigurerModule deadLetterQueues(ConnectionProvider connections, TransactionManager axonTransactionManager,
                                       ParkedSequences parked) {
         DeadLetterSchema schema = schema();
-        return configurer -> configurer.eventProcessing(processing -> processing
-                .registerDeadLetterQueueProvider(group -> config -> new ParkingQueue(group,
-                        JdbcSequencedDeadLetterQueue.<EventMessage<?>>builder()
-                                .processingGroup(group)
-                                .connectionProvider(connections)
-                                .transactionManager(axonTransactionManager)
-                                .schema(schema)
-                                .genericSerializer(config.serializer())
-                                .eventSerializer(config.eventSerializer())
-                                // a full queue would fail the batch again, which is what parking is to prevent
-                                .maxSequences(Integer.MAX_VALUE)
-                                .maxSequenceSize(Integer.MAX_VALUE)
-                                .build(), parked))
-                .registerDefaultDeadLetterPolicy(config -> new ParkingPolicy()));
+        // After Axon's Spring Boot module, which registers a provider of its own (none unless configured by
+        // properties) at the default order and would otherwise replace this one.
+        return new ConfigurerModule() {
+            @Override
+            public int order() {
+                return 100;
+            }
+
+            @Override
+            public void configureModule(org.axonframework.config.Configurer configurer) {
+                configurer.eventProcessing(processing -> processing
+                        .registerDeadLetterQueueProvider(group -> config -> new ParkingQueue(group,
+                                JdbcSequencedDeadLetterQueue.<EventMessage<?>>builder()
+                                        .processingGroup(group)
+                                        .connectionProvider(connections)
+                                        .transactionManager(axonTransactionManager)
+                                        .schema(schema)
+                                        .genericSerializer(config.serializer())
+                                        .eventSerializer(config.eventSerializer())
+                                        // a full queue would fail the batch again, which is what parking is to prevent
+                                        .maxSequences(Integer.MAX_VALUE)
+                                        .maxSequenceSize(Integer.MAX_VALUE)
+                                        .build(), parked))
+                        .registerDefaultDeadLetterPolicy(config -> new ParkingPolicy()));
+            }
+        };
     }
 
     @Bean

@@ -34,10 +34,23 @@ class ParkingPolicy implements EnqueuePolicy<EventMessage<?>> {
         }
         Object before = letter.diagnostics().get(RETRIES);
         long retries = before instanceof Number n ? n.longValue() + 1 : 0;
-        return Decisions.enqueue(cause(cause), parked -> parked.diagnostics().and(RETRIES, retries));
+        return Decisions.enqueue(parked(cause), parked -> parked.diagnostics().and(RETRIES, retries));
     }
 
-    /** The cause as stored: type and message, the message without what text columns cannot hold (NUL). */
+    /**
+     * The cause as stored: the failure itself (Axon keeps its type and message), or, when its message holds what a
+     * text column cannot (NUL, a lone surrogate), a copy of type and message without it.
+     */
+    static Throwable parked(Throwable cause) {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root && !(root instanceof SQLException)) {
+            root = root.getCause();
+        }
+        ThrowableCause clean = cause(root);
+        return clean.message().equals(String.valueOf(root.getMessage())) ? root : clean;
+    }
+
+    /** Type and message of a failure, the message without what text columns cannot hold (NUL). */
     static ThrowableCause cause(Throwable cause) {
         Throwable root = cause;
         while (root.getCause() != null && root.getCause() != root && !(root instanceof SQLException)) {

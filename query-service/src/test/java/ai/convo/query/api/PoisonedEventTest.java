@@ -1,0 +1,143 @@
+package ai.convo.query.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.convo.contract.common.Ids;
+import ai.convo.contract.function.FunctionCreatedEvent;
+import ai.convo.query.function.FunctionProjection;
+import ai.convo.testing.RawEvents;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.core.ParameterizedTypeReference;
+
+/**
+ * Issue 37: an event a projection cannot apply (a NUL in a string stored before the input boundary refused it) parks
+ * its sequence; every other organisation reads and writes as before, the organisation whose write is parked is told
+ * so (409, with the trace id), the management route lists it, and a retry after the fix applies it.
+ */
+class PoisonedEventTest extends QueryTestBase {
+
+    private static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() { };
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aPoisonedEventParksOneSequenceWhileEveryOtherOrganisationGoesOn() throws Exception {
+        // given: organisation A's function, then an update of it whose name holds a NUL, written straight to the store
+        Caller a = newOrganisation();
+        Caller b = newOrganisation();
+        Caller admin = colleague(newOrganisation(), "SYSTEM_ADMIN");
+        Project projectA = project(a, "Poisoned", 1000);
+        String function = Ids.newId();
+        append(function, new FunctionCreatedEvent(function, projectA.id(), a.organisationId(),
+                UUID.randomUUID().toString(), "Send mail", "return 1;", false, a.userId(), 2000));
+        String trace = UUID.randomUUID().toString();
+        long poisoned = RawEvents.append(dataSource, "FunctionAggregate", function, RawEvents.FUNCTION_UPDATED, null,
+                RawEvents.functionUpdatedRevision1(function, projectA.id(), a.organisationId(), List.of("name"),
+                        "Send\u0000mail", "return 1;", false, a.userId(), 3000),
+                "{\"traceId\":\"" + trace + "\"}");
+
+        // when organisation B writes and reads after it
+        Project projectB = project(b, "Healthy", 4000);
+        String functionB = Ids.newId();
+        long written = append(functionB, new FunctionCreatedEvent(functionB, projectB.id(), b.organisationId(),
+                UUID.randomUUID().toString(), "Call me", "return 2;", false, b.userId(), 5000));
+        assertThat(written).isGreaterThan(poisoned);
+
+        // then B reads its own write at once: nobody waits for A's parked event
+        long started = System.nanoTime();
+        Map<String, Object> read = http.get().uri("/v2.0/functions/" + functionB).header("X-API-Key", b.apiKey())
+                .header("X-Event-Position", Long.toString(written)).exchange().expectStatus().isOk()
+                .expectBody(MAP).returnResult().getResponseBody();
+        assertThat(read).containsEntry("name", "Call me");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+
+        // and A's read that must reflect the parked write is a 409 naming its trace id, not a stale row or a 503
+        http.get().uri("/v2.0/functions/" + function).header("X-API-Key", a.apiKey())
+                .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isEqualTo(409)
+                .expectBody().jsonPath("$.details.parkedTraceId").isEqualTo(trace)
+                .jsonPath("$.code").isEqualTo("write-not-projected")
+                .jsonPath("$.details.processingGroup").isNotEmpty();
+
+        // and the management route lists the parked sequence with its group, sequence id, trace id and cause
+        Map<String, Object> listed = deadLetters(admin);
+        List<Map<String, Object>> sequences = (List<Map<String, Object>>) listed.get("sequences");
+        Map<String, Object> functions = sequences.stream()
+                .filter(s -> FunctionProjection.GROUP.equals(s.get("processingGroup"))).findFirst().orElseThrow();
+        assertThat(functions.get("sequenceId")).isEqualTo(projectA.id());
+        Map<String, Object> first = (Map<String, Object>) functions.get("firstEvent");
+        assertThat(first).containsEntry("traceId", trace).containsEntry("organisationId", a.organisationId())
+                .containsEntry("position", (int) poisoned);
+        assertThat(((Map<String, Object>) functions.get("cause")).get("message").toString()).contains("0x00");
+        // (the event log is sequenced by organisation: A's log waits, nobody else's)
+        assertThat(sequences).allSatisfy(s -> assertThat(((Map<String, Object>) s.get("firstEvent"))
+                .get("organisationId")).isEqualTo(a.organisationId()));
+        // an organisation member may not see them
+        http.get().uri("/management/v2.0/projections/deadletters").header("X-API-Key", a.apiKey()).exchange()
+                .expectStatus().isForbidden();
+
+        // and it is counted, and tried again only after a back-off (no spinning)
+        assertThat(meters.get("convo.projections.parked.sequences").tag("group", FunctionProjection.GROUP).gauge()
+                .value()).isEqualTo(1.0);
+        assertThat(meters.get("convo.projections.parked").tag("group", FunctionProjection.GROUP).counter().count())
+                .isGreaterThanOrEqualTo(1.0);
+        Thread.sleep(2000);
+        assertThat((List<Map<String, Object>>) deadLetters(admin).get("sequences"))
+                .as("no retry within the first back-off (5 s)").allSatisfy(s -> assertThat(s.get("retries")).isEqualTo(0));
+
+        // when an administrator retries before the fix: still parked, and the request says so
+        String before = requestRetry(admin, FunctionProjection.GROUP, projectA.id());
+        assertThat(awaitRequest(admin, before)).containsEntry("status", "done")
+                .hasEntrySatisfying("outcome", o -> assertThat(o.toString()).startsWith("still parked"));
+
+        // when the stored event is fixed and every parked sequence retried (or tried again on its own meanwhile)
+        jdbc.update("UPDATE dead_letter_entry SET payload = convert_to(replace(convert_from(payload, 'UTF8'), "
+                + "'\\u0000', ''), 'UTF8')");
+        for (Map<String, Object> sequence : sequences) {
+            String id = requestRetry(admin, (String) sequence.get("processingGroup"), (String) sequence.get("sequenceId"));
+            assertThat(awaitRequest(admin, id)).containsEntry("status", "done")
+                    .hasEntrySatisfying("outcome", o -> assertThat(o).isIn("applied", "nothing parked"));
+        }
+
+        // then nothing is parked, and A reads its write
+        assertThat((List<?>) deadLetters(admin).get("sequences")).isEmpty();
+        Map<String, Object> fixed = http.get().uri("/v2.0/functions/" + function).header("X-API-Key", a.apiKey())
+                .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isOk()
+                .expectBody(MAP).returnResult().getResponseBody();
+        assertThat(fixed).containsEntry("name", "Sendmail");
+    }
+
+    private Map<String, Object> deadLetters(Caller admin) {
+        return http.get().uri("/management/v2.0/projections/deadletters").header("X-API-Key", admin.apiKey())
+                .exchange().expectStatus().isOk().expectBody(MAP).returnResult().getResponseBody();
+    }
+
+    /** Asks for a retry as the command service's route does; answers the request's id. */
+    private String requestRetry(Caller admin, String group, String sequence) {
+        String id = Ids.newId();
+        jdbc.update("INSERT INTO dead_letter_request (id, action, processing_group, sequence_identifier, requested_by) "
+                + "VALUES (?, 'retry', ?, ?, ?)", id, group, sequence, admin.userId());
+        return id;
+    }
+
+    private Map<String, Object> awaitRequest(Caller admin, String id) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            Map<String, Object> request = http.get().uri("/management/v2.0/projections/deadletters/requests/" + id)
+                    .header("X-API-Key", admin.apiKey()).exchange().expectStatus().isOk().expectBody(MAP)
+                    .returnResult().getResponseBody();
+            if (!List.of("requested", "running").contains(request.get("status"))) {
+                return request;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("Request " + id + " did not end");
+    }
+}
