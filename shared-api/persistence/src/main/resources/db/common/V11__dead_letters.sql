@@ -45,3 +45,7 @@ CREATE TABLE dead_letter_request (
     finished_at         TIMESTAMPTZ
 );
 CREATE INDEX dead_letter_request_open ON dead_letter_request (requested_at) WHERE status = 'requested';
+
+-- A rebuild applies parked events again (query-service Rebuilder): the sequences it could not apply either are left
+-- out of its tables, as of the live ones, and keep their dead letters; per projection, kept with its progress.
+ALTER TABLE projection_rebuild ADD COLUMN parked_skipped JSONB NOT NULL DEFAULT '{}';

@@ -73,7 +73,8 @@ public class ParkedSequences {
         local.put(parked.key(), new Local(parked, System.nanoTime()));
     }
 
-    void removed(String group, String sequenceId) {
+    /** The sequence is parked no more (applied, evicted, or rebuilt). */
+    public void removed(String group, String sequenceId) {
         local.remove(group + "\n" + sequenceId);
         stored = stored.stream().filter(p -> !(p.group().equals(group) && p.sequenceId().equals(sequenceId))).toList();
     }

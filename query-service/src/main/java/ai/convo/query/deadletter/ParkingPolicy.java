@@ -20,7 +20,7 @@ import org.springframework.jdbc.CannotGetJdbcConnectionException;
  * the batch again rather than parking every event it meets. A parked event counts its attempts ({@code retries}), from
  * which {@link DeadLetterRetrier} backs off.
  */
-class ParkingPolicy implements EnqueuePolicy<EventMessage<?>> {
+public class ParkingPolicy implements EnqueuePolicy<EventMessage<?>> {
 
     static final String RETRIES = "retries";
     /** Room for PostgreSQL's message with its detail; the column is text. */
@@ -63,7 +63,8 @@ class ParkingPolicy implements EnqueuePolicy<EventMessage<?>> {
         return new ThrowableCause(root.getClass().getName(), text);
     }
 
-    static boolean ofTheMoment(Throwable failure) {
+    /** Whether a failure is of the moment (the database away, a deadlock): tried again, never parked. */
+    public static boolean ofTheMoment(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof TransientDataAccessException || t instanceof RecoverableDataAccessException
                     || t instanceof CannotGetJdbcConnectionException || t instanceof SQLTransientException

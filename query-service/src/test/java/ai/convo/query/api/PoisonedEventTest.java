@@ -98,8 +98,11 @@ class PoisonedEventTest extends QueryTestBase {
                 .hasEntrySatisfying("outcome", o -> assertThat(o.toString()).startsWith("still parked"));
 
         // when the stored event is fixed and every parked sequence retried (or tried again on its own meanwhile)
+        // (a fix of the projection would apply both copies of the event: the parked one and the stored one)
         jdbc.update("UPDATE dead_letter_entry SET payload = convert_to(replace(convert_from(payload, 'UTF8'), "
                 + "'\\u0000', ''), 'UTF8')");
+        jdbc.update("UPDATE domain_event_entry SET payload = convert_to(replace(convert_from(payload, 'UTF8'), "
+                + "'\\u0000', ''), 'UTF8') WHERE global_index = ?", poisoned);
         for (Map<String, Object> sequence : sequences) {
             String id = requestRetry(admin, (String) sequence.get("processingGroup"), (String) sequence.get("sequenceId"));
             assertThat(awaitRequest(admin, id)).containsEntry("status", "done")
@@ -112,6 +115,68 @@ class PoisonedEventTest extends QueryTestBase {
                 .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isOk()
                 .expectBody(MAP).returnResult().getResponseBody();
         assertThat(fixed).containsEntry("name", "Sendmail");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aRebuildAppliesParkedEventsAgain() throws Exception {
+        // given: organisation C's function update parked for its NUL
+        Caller c = newOrganisation();
+        Caller admin = colleague(newOrganisation(), "SYSTEM_ADMIN");
+        Project project = project(c, "Rebuilt", 1000);
+        String function = Ids.newId();
+        append(function, new FunctionCreatedEvent(function, project.id(), c.organisationId(),
+                UUID.randomUUID().toString(), "Send mail", "return 1;", false, c.userId(), 2000));
+        long poisoned = RawEvents.append(dataSource, "FunctionAggregate", function, RawEvents.FUNCTION_UPDATED, null,
+                RawEvents.functionUpdatedRevision1(function, project.id(), c.organisationId(), List.of("name"),
+                        "Send\u0000mail", "return 1;", false, c.userId(), 3000), "{}");
+        awaitParked(FunctionProjection.GROUP, project.id());
+
+        // when the functions are rebuilt while the event still cannot be applied
+        Map<String, Object> first = awaitRebuild(requestRebuild(List.of("functions"), true));
+
+        // then the rebuild got past it: done, identical (both lack the event), and the sequence is still parked
+        assertThat(first.get("status")).as("%s", first.get("fail_reason")).isEqualTo("done");
+        assertThat(first.get("identical")).isEqualTo(true);
+        assertThat(parkedCount(FunctionProjection.GROUP, project.id())).isEqualTo(1);
+
+        // when the stored event is fixed (as a fix of its projection would let it apply) and rebuilt again
+        jdbc.update("UPDATE domain_event_entry SET payload = convert_to(replace(convert_from(payload, 'UTF8'), "
+                + "'\\u0000', ''), 'UTF8') WHERE global_index = ?", poisoned);
+        Map<String, Object> second = awaitRebuild(requestRebuild(List.of("functions"), false));
+
+        // then the rebuilt table has it, and its dead letter went with the switch
+        assertThat(second.get("status")).as("%s", second.get("fail_reason")).isEqualTo("done");
+        assertThat(jdbc.queryForObject("SELECT name FROM function_view WHERE id = ?", String.class, function))
+                .isEqualTo("Sendmail");
+        assertThat(parkedCount(FunctionProjection.GROUP, project.id())).isZero();
+        Map<String, Object> read = http.get().uri("/v2.0/functions/" + function).header("X-API-Key", c.apiKey())
+                .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isEqualTo(409)
+                .expectBody(MAP).returnResult().getResponseBody();
+        // (the event log's copy is still parked: C's reads say so until it is evicted)
+        assertThat((Map<String, Object>) read.get("details")).containsEntry("processingGroup", "eventlog");
+        String evict = Ids.newId();
+        jdbc.update("INSERT INTO dead_letter_request (id, action, processing_group, sequence_identifier) "
+                + "VALUES (?, 'evict', 'eventlog', ?)", evict, c.organisationId());
+        assertThat(awaitRequest(admin, evict)).containsEntry("status", "done").containsEntry("outcome",
+                "evicted 1 events");
+        http.get().uri("/v2.0/functions/" + function).header("X-API-Key", c.apiKey())
+                .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isOk();
+    }
+
+    private long parkedCount(String group, String sequence) {
+        return jdbc.queryForObject("SELECT count(*) FROM dead_letter_entry WHERE processing_group = ? "
+                + "AND sequence_identifier = ?", Long.class, group, sequence);
+    }
+
+    private void awaitParked(String group, String sequence) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (parkedCount(group, sequence) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(group + " did not park " + sequence);
+            }
+            Thread.sleep(20);
+        }
     }
 
     private Map<String, Object> deadLetters(Caller admin) {
