@@ -49,3 +49,20 @@ CREATE INDEX dead_letter_request_open ON dead_letter_request (requested_at) WHER
 -- A rebuild applies parked events again (query-service Rebuilder): the sequences it could not apply either are left
 -- out of its tables, as of the live ones, and keep their dead letters; per projection, kept with its progress.
 ALTER TABLE projection_rebuild ADD COLUMN parked_skipped JSONB NOT NULL DEFAULT '{}';
+
+-- The audit trail of parked sequences, append-only: each parking (with the organisation, trace id and cause), each
+-- retry's and eviction's outcome and who asked, each rebuild that applied one. Not in audit_event: that table is a
+-- projection of the event log, and a rebuild must reproduce it exactly.
+CREATE TABLE dead_letter_audit (
+    id                  BIGSERIAL    PRIMARY KEY,
+    happened            TEXT         NOT NULL CHECK (happened IN ('parked', 'applied', 'still-parked', 'evicted', 'rebuilt')),
+    processing_group    VARCHAR(255) NOT NULL,
+    sequence_identifier VARCHAR(255) NOT NULL,
+    organisation_id     VARCHAR(255),
+    trace_id            VARCHAR(255),
+    event_position      BIGINT,
+    detail              TEXT,
+    actor               VARCHAR(24),
+    occurred_at         TIMESTAMPTZ  NOT NULL DEFAULT now()
+);
+CREATE INDEX dead_letter_audit_sequence ON dead_letter_audit (processing_group, sequence_identifier);

@@ -23,7 +23,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * The parked sequences (system administrators only), each with its processing group, sequence id, first event
  * (where it stopped: id, type, position, trace id, organisation), cause, size and attempts; and the retries and
- * evictions asked for (POST on the command service) with what became of them. Read from the primary.
+ * evictions asked for (POST on the command service) with what became of them, and the audit trail (parked,
+ * applied, still parked, evicted, rebuilt; who asked). Read from the primary.
  */
 @RestController
 class DeadLetterController {
@@ -71,9 +72,24 @@ class DeadLetterController {
                     });
             List<Map<String, Object>> requests = jdbc.query("SELECT * FROM dead_letter_request ORDER BY requested_at "
                     + "DESC LIMIT 20", (rs, i) -> request(rs));
+            List<Map<String, Object>> history = jdbc.query("SELECT * FROM dead_letter_audit ORDER BY id DESC LIMIT 50",
+                    (rs, i) -> {
+                        Map<String, Object> row = new LinkedHashMap<>();
+                        row.put("happened", rs.getString("happened"));
+                        row.put("processingGroup", rs.getString("processing_group"));
+                        row.put("sequenceId", rs.getString("sequence_identifier"));
+                        row.put("organisationId", rs.getString("organisation_id"));
+                        row.put("traceId", rs.getString("trace_id"));
+                        row.put("eventPosition", rs.getObject("event_position"));
+                        row.put("detail", rs.getString("detail"));
+                        row.put("actor", rs.getString("actor"));
+                        row.put("occurredAt", instant(rs.getTimestamp("occurred_at")));
+                        return row;
+                    });
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("sequences", sequences);
             body.put("requests", requests);
+            body.put("history", history);
             return ApiResponses.ok(exchange, media, new Representation.Single("deadletters", body));
         }).subscribeOn(Schedulers.boundedElastic());
     }

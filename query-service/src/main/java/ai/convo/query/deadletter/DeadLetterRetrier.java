@@ -35,7 +35,7 @@ class DeadLetterRetrier implements SmartLifecycle {
 
     private static final String CLAIM = "UPDATE dead_letter_request SET status = 'running' WHERE id = (SELECT id "
             + "FROM dead_letter_request WHERE status = 'requested' ORDER BY requested_at LIMIT 1 FOR UPDATE SKIP LOCKED) "
-            + "RETURNING id, action, processing_group, sequence_identifier";
+            + "RETURNING id, action, processing_group, sequence_identifier, requested_by";
 
     private final EventProcessingConfiguration processing;
     private final ParkedSequences parked;
@@ -119,6 +119,11 @@ class DeadLetterRetrier implements SmartLifecycle {
             }
             log.info("Dead letters: {} of {} sequence {} (request {}): {}", request.get("action"), group, sequence, id,
                     outcome);
+            if ("done".equals(status) && !outcome.equals("nothing parked")) {
+                parked.audit(outcome.equals("applied") ? "applied" : outcome.startsWith("evicted") ? "evicted"
+                                : "still-parked", group, sequence, null, null, null, "request " + id + ": " + outcome,
+                        (String) request.get("requested_by"));
+            }
             jdbc.update("UPDATE dead_letter_request SET status = ?, outcome = ?, finished_at = now() WHERE id = ?",
                     status, outcome, id);
         }
@@ -180,6 +185,7 @@ class DeadLetterRetrier implements SmartLifecycle {
                 if (applied) {
                     log.info("Dead letters: {} sequence {} applied on retry", group, sequence);
                     parked.removed(group, sequence);
+                    parked.audit("applied", group, sequence, null, null, null, "tried again after its back-off", null);
                 }
             });
         }

@@ -79,6 +79,18 @@ public class ParkedSequences {
         stored = stored.stream().filter(p -> !(p.group().equals(group) && p.sequenceId().equals(sequenceId))).toList();
     }
 
+    /**
+     * Appends to the audit trail of parked sequences ({@code dead_letter_audit}), in the caller's transaction if any:
+     * {@code happened} is parked, applied, still-parked, evicted or rebuilt; {@code actor} who asked (null: the
+     * service itself).
+     */
+    void audit(String happened, String group, String sequenceId, String organisationId, String traceId,
+               Long position, String detail, String actor) {
+        jdbc.update("INSERT INTO dead_letter_audit (happened, processing_group, sequence_identifier, organisation_id, "
+                + "trace_id, event_position, detail, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", happened, group, sequenceId,
+                organisationId, traceId, position, detail, actor);
+    }
+
     /** Reads the table: each parked sequence by its first letter. */
     void refresh() {
         List<Parked> read = jdbc.query("SELECT d.processing_group, d.sequence_identifier, d.event_identifier, "

@@ -50,6 +50,9 @@ class ParkingQueue implements SequencedDeadLetterQueue<EventMessage<?>> {
                             + "could not be applied: {}. The sequence waits for a retry; every other goes on.",
                     group, sequenceIdentifier, event.getIdentifier(), event.getPayloadType().getSimpleName(),
                     entry.position(), entry.traceId(), entry.organisationId(), entry.cause());
+            // with the dead letter, in its transaction
+            parked.audit("parked", group, entry.sequenceId(), entry.organisationId(), entry.traceId(),
+                    entry.position() < 0 ? null : entry.position(), entry.cause(), null);
         }
         known(entry);
     }

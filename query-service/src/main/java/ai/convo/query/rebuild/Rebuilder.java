@@ -552,10 +552,13 @@ public class Rebuilder {
             // The new tables hold every parked event they could apply: those dead letters go with the switch; the
             // sequences left out stay parked (the live processors' commits wait for the token lock above).
             for (Target target : targets) {
-                jdbc.query("DELETE FROM dead_letter_entry WHERE processing_group = ? AND NOT (sequence_identifier = "
-                        + "ANY (?)) RETURNING sequence_identifier", rs -> {
+                jdbc.query("WITH d AS (DELETE FROM dead_letter_entry WHERE processing_group = ? AND NOT "
+                        + "(sequence_identifier = ANY (?)) RETURNING sequence_identifier) INSERT INTO dead_letter_audit "
+                        + "(happened, processing_group, sequence_identifier, detail) SELECT DISTINCT 'rebuilt', ?, "
+                        + "sequence_identifier, ? FROM d RETURNING sequence_identifier", rs -> {
                             applied.add(new String[] {target.name(), rs.getString(1)});
-                        }, target.name(), state.skipped.getOrDefault(target.name(), Set.of()).toArray(String[]::new));
+                        }, target.name(), state.skipped.getOrDefault(target.name(), Set.of()).toArray(String[]::new),
+                        target.name(), "applied by rebuild " + state.id);
             }
 
             if (tables.contains("audit_event")) {

@@ -38,6 +38,7 @@ class PoisonedEventTest extends QueryTestBase {
         String function = Ids.newId();
         append(function, new FunctionCreatedEvent(function, projectA.id(), a.organisationId(),
                 UUID.randomUUID().toString(), "Send mail", "return 1;", false, a.userId(), 2000));
+        double idle = cpuShare(Duration.ofSeconds(2));
         String trace = UUID.randomUUID().toString();
         long poisoned = RawEvents.append(dataSource, "FunctionAggregate", function, RawEvents.FUNCTION_UPDATED, null,
                 RawEvents.functionUpdatedRevision1(function, projectA.id(), a.organisationId(), List.of("name"),
@@ -88,8 +89,14 @@ class PoisonedEventTest extends QueryTestBase {
                 .value()).isEqualTo(1.0);
         assertThat(meters.get("convo.projections.parked").tag("group", FunctionProjection.GROUP).counter().count())
                 .isGreaterThanOrEqualTo(1.0);
-        Thread.sleep(2000);
-        assertThat((List<Map<String, Object>>) deadLetters(admin).get("sequences"))
+        double parkedCpu = cpuShare(Duration.ofSeconds(2));
+        System.out.printf("CPU of the query service's JVM (share of one core): idle %.3f, with a sequence parked %.3f%n",
+                idle, parkedCpu);
+        Map<String, Object> afterWait = deadLetters(admin);
+        assertThat((List<Map<String, Object>>) afterWait.get("history")).anySatisfy(h -> assertThat(h)
+                .containsEntry("happened", "parked").containsEntry("processingGroup", FunctionProjection.GROUP)
+                .containsEntry("traceId", trace).containsEntry("organisationId", a.organisationId()));
+        assertThat((List<Map<String, Object>>) afterWait.get("sequences"))
                 .as("no retry within the first back-off (5 s)").allSatisfy(s -> assertThat(s.get("retries")).isEqualTo(0));
 
         // when an administrator retries before the fix: still parked, and the request says so
@@ -109,8 +116,12 @@ class PoisonedEventTest extends QueryTestBase {
                     .hasEntrySatisfying("outcome", o -> assertThat(o).isIn("applied", "nothing parked"));
         }
 
-        // then nothing is parked, and A reads its write
-        assertThat((List<?>) deadLetters(admin).get("sequences")).isEmpty();
+        // then nothing is parked, the audit trail says who applied it, and A reads its write
+        Map<String, Object> after = deadLetters(admin);
+        assertThat((List<?>) after.get("sequences")).isEmpty();
+        assertThat((List<Map<String, Object>>) after.get("history")).anySatisfy(h -> assertThat(h)
+                .containsEntry("happened", "applied").containsEntry("processingGroup", FunctionProjection.GROUP)
+                .containsEntry("sequenceId", projectA.id()).containsEntry("actor", admin.userId()));
         Map<String, Object> fixed = http.get().uri("/v2.0/functions/" + function).header("X-API-Key", a.apiKey())
                 .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isOk()
                 .expectBody(MAP).returnResult().getResponseBody();
@@ -150,6 +161,9 @@ class PoisonedEventTest extends QueryTestBase {
         assertThat(jdbc.queryForObject("SELECT name FROM function_view WHERE id = ?", String.class, function))
                 .isEqualTo("Sendmail");
         assertThat(parkedCount(FunctionProjection.GROUP, project.id())).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM dead_letter_audit WHERE happened = 'rebuilt' AND "
+                + "processing_group = ? AND sequence_identifier = ?", Long.class, FunctionProjection.GROUP, project.id()))
+                .isEqualTo(1);
         Map<String, Object> read = http.get().uri("/v2.0/functions/" + function).header("X-API-Key", c.apiKey())
                 .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isEqualTo(409)
                 .expectBody(MAP).returnResult().getResponseBody();
@@ -162,6 +176,16 @@ class PoisonedEventTest extends QueryTestBase {
                 "evicted 1 events");
         http.get().uri("/v2.0/functions/" + function).header("X-API-Key", c.apiKey())
                 .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isOk();
+    }
+
+    /** The share of one core this JVM (the query service and the test) used over {@code period}. */
+    private static double cpuShare(Duration period) throws InterruptedException {
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpu = os.getProcessCpuTime();
+        long started = System.nanoTime();
+        Thread.sleep(period.toMillis());
+        return (os.getProcessCpuTime() - cpu) / (double) (System.nanoTime() - started);
     }
 
     private long parkedCount(String group, String sequence) {
