@@ -58,7 +58,9 @@ class PoisonedEventTest extends QueryTestBase {
                 .header("X-Event-Position", Long.toString(written)).exchange().expectStatus().isOk()
                 .expectBody(MAP).returnResult().getResponseBody();
         assertThat(read).containsEntry("name", "Call me");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        Duration readIn = Duration.ofNanos(System.nanoTime() - started);
+        System.out.printf("Organisation B's read after its write, with A's sequence parked: %d ms%n", readIn.toMillis());
+        assertThat(readIn).isLessThan(Duration.ofSeconds(5));
 
         // and A's read that must reflect the parked write is a 409 naming its trace id, not a stale row or a 503
         http.get().uri("/v2.0/functions/" + function).header("X-API-Key", a.apiKey())
