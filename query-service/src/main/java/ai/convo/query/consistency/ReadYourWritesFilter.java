@@ -1,7 +1,11 @@
 package ai.convo.query.consistency;
 
+import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
+import ai.convo.query.deadletter.ParkedSequences;
 import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpMethod;
 import ai.convo.http.security.ApiAuthenticationFilter;
@@ -20,9 +24,11 @@ import reactor.core.publisher.Mono;
 public class ReadYourWritesFilter implements WebFilter, Ordered {
 
     private final ReadYourWrites consistency;
+    private final ParkedSequences parked;
 
-    public ReadYourWritesFilter(ReadYourWrites consistency) {
+    public ReadYourWritesFilter(ReadYourWrites consistency, ParkedSequences parked) {
         this.consistency = consistency;
+        this.parked = parked;
     }
 
     @Override
@@ -36,7 +42,32 @@ public class ReadYourWritesFilter implements WebFilter, Ordered {
         if (principal == null) {
             return chain.filter(exchange);
         }
-        return consistency.await(exchange, List.of(principal.userId())).then(Mono.defer(() -> chain.filter(exchange)));
+        return consistency.await(exchange, List.of(principal.userId()))
+                .then(Mono.defer(() -> {
+                    parked(exchange, principal);
+                    return chain.filter(exchange);
+                }));
+    }
+
+    /**
+     * A read that must reflect an event of its organisation a projection parked (issue 37) would show a row without
+     * it: a 409 that says so, with the trace id of the parked write, instead. Not a 5xx: clients retry those, and
+     * retrying does not help until a system administrator retried or evicted the sequence. Their management routes
+     * always answer, so they can follow their own recovery work.
+     */
+    private void parked(ServerWebExchange exchange, ApiPrincipal principal) {
+        long position = ReadYourWrites.required(exchange).position();
+        if (position <= 0 || exchange.getRequest().getPath().pathWithinApplication().value().startsWith("/management/")) {
+            return;
+        }
+        parked.blocking(principal.organisationId(), position).ifPresent(sequence -> {
+            throw new ApiProblem(HttpStatus.CONFLICT, "write-not-projected", "A change this read must reflect (trace "
+                    + sequence.traceId() + ", event position " + sequence.position() + ") could not be applied to "
+                    + "the read model and is parked; nothing stale is shown. A system administrator has been told "
+                    + "(dead letters of " + sequence.group() + "); reads answer again once they retried or evicted it.",
+                    Map.of("parkedTraceId", sequence.traceId(), "eventPosition", sequence.position(),
+                            "processingGroup", sequence.group()));
+        });
     }
 
     @Override

@@ -1,8 +1,11 @@
 package ai.convo.query.rebuild;
 
 import ai.convo.http.media.Renderer;
+import ai.convo.persistence.CarefulProjections;
 import ai.convo.persistence.upcasting.StoredEvents;
 import ai.convo.query.audit.AuditRetention;
+import ai.convo.query.deadletter.ParkedSequences;
+import ai.convo.query.deadletter.ParkingPolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +18,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.axonframework.common.ObjectUtils;
@@ -95,13 +100,15 @@ public class Rebuilder {
     private final int batchSize;
     private final long switchWithin;
     private final int workers;
+    private final ParkedSequences parked;
 
     public Rebuilder(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
                      EventProcessingConfiguration processing, StoredEvents stored, AuditRetention retention,
                      @Value("${app.rebuild.batch-size:2000}") int batchSize,
                      @Value("${app.rebuild.switch-within:500}") long switchWithin,
-                     @Value("${app.rebuild.workers:1}") int workers) {
+                     @Value("${app.rebuild.workers:1}") int workers, ParkedSequences parked) {
         this.jdbc = jdbc;
+        this.parked = parked;
         this.transactions = new TransactionTemplate(transactionManager);
         this.processing = processing;
         this.retention = retention;
@@ -136,6 +143,11 @@ public class Rebuilder {
         final AtomicLong readNanos = new AtomicLong();
         final AtomicLong handleNanos = new AtomicLong();
         final AtomicLong writeNanos = new AtomicLong();
+        /**
+         * Per projection, the sequences the live processor has parked and this rebuild could not apply either: their
+         * events are left out here as they are from the live tables, and their dead letters stay (issue 37).
+         */
+        final Map<String, Set<String>> skipped = new java.util.concurrent.ConcurrentHashMap<>();
 
         State(String id, List<String> projections, boolean requireIdentical, int workers) {
             this.id = id;
@@ -313,12 +325,14 @@ public class Rebuilder {
         while (state.scannedTo[worker] < upTo) {
             stopIf(state.id, keepGoing);
             Batch batch = choose(state, targets, state.scannedTo[worker], upTo, worker, state.workers());
+            boolean careful = parked(batch);
             for (int attempt = 1; ; attempt++) {
+                boolean thisTime = careful;
                 try {
-                    transactions.executeWithoutResult(tx -> {
-                        run(batch, schema, state);
+                    carefully(thisTime, () -> transactions.executeWithoutResult(tx -> {
+                        run(batch, schema, state, thisTime);
                         saveWorker(state, runner, worker, batch.last(), state.done[worker] + batch.events());
-                    });
+                    }));
                     break;
                 } catch (PessimisticLockingFailureException victim) {
                     if (attempt >= 5) {
@@ -326,12 +340,42 @@ public class Rebuilder {
                     }
                     log.info("Rebuild {} worker {}: batch after {} rolled back ({}), again", state.id, worker,
                             state.scannedTo[worker], victim.getMessage());
+                } catch (RuntimeException failed) {
+                    if (thisTime || failed instanceof Stopped || ParkingPolicy.ofTheMoment(failed)) {
+                        throw failed;
+                    }
+                    // An event a projection cannot apply: the batch again, event by event, to find it (issue 37).
+                    careful = true;
                 }
             }
             synchronized (state) {
                 state.scannedTo[worker] = batch.last();
                 state.done[worker] += batch.events();
             }
+        }
+    }
+
+    /** Whether a live processor of this batch's projections has parked a sequence: then apply it event by event. */
+    private boolean parked(Batch batch) {
+        Set<String> groups = new java.util.HashSet<>();
+        batch.work().values().forEach(targets -> targets.forEach(target -> groups.add(target.name())));
+        return parked.all().stream().anyMatch(sequence -> groups.contains(sequence.group()));
+    }
+
+    private static void carefully(boolean careful, Runnable work) {
+        if (!careful) {
+            work.run();
+            return;
+        }
+        try {
+            CarefulProjections.during(() -> {
+                work.run();
+                return null;
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -368,12 +412,17 @@ public class Rebuilder {
 
     /** In the caller's transaction: the handlers with search_path on the new tables, and their writes sent. */
     private void run(Batch batch, String schema, State state) {
+        run(batch, schema, state, false);
+    }
+
+    /** As above; {@code careful}: an event a projection cannot apply is left out if its live sequence is parked. */
+    private void run(Batch batch, String schema, State state, boolean careful) {
         long started = System.nanoTime();
         // A batch need not wait for its WAL to reach the disk: if the database crashes before, the batch and the
         // progress it recorded are lost together and the rebuild does them again. (The switch commits as usual.)
         jdbc.queryForObject("SELECT set_config('search_path', ?, true) || set_config('synchronous_commit', 'off', true)",
                 String.class, schema + ", public");
-        handle(batch.ordered(), batch.work());
+        handle(batch.ordered(), batch.work(), state, careful);
         long handled = System.nanoTime();
         // Sends the writes held back while the search_path still points at the new tables.
         jdbc.queryForObject("SELECT set_config('search_path', 'public', true)", String.class);
@@ -381,8 +430,14 @@ public class Rebuilder {
         state.writeNanos.addAndGet(System.nanoTime() - handled);
     }
 
-    /** Runs the handlers in one unit of work, as a processor's batch would (handlers may collect and flush at commit). */
-    private static void handle(List<EventMessage<?>> ordered, Map<EventMessage<?>, List<Target>> work) {
+    /**
+     * Runs the handlers in one unit of work, as a processor's batch would (handlers may collect and flush at commit).
+     * A sequence this rebuild left out stays out; {@code careful} (each handler's writes sent at once under a
+     * savepoint, {@link CarefulProjections}): an event a projection cannot apply whose sequence the live processor
+     * has parked is left out with the rest of its sequence; one the live processor applied fails the rebuild.
+     */
+    private void handle(List<EventMessage<?>> ordered, Map<EventMessage<?>, List<Target>> work, State state,
+                        boolean careful) {
         if (ordered.isEmpty()) {
             return;
         }
@@ -390,7 +445,23 @@ public class Rebuilder {
         ResultMessage<?> result = unitOfWork.executeWithResult(() -> {
             EventMessage<?> event = (EventMessage<?>) CurrentUnitOfWork.get().getMessage();
             for (Target target : work.get(event)) {
-                target.invoker().handle(event, Segment.ROOT_SEGMENT);
+                String sequence = String.valueOf(ObjectUtils.getOrDefault(
+                        target.policy().getSequenceIdentifierFor(event), event::getIdentifier));
+                Set<String> skipped = state.skipped.getOrDefault(target.name(), Set.of());
+                if (skipped.contains(sequence)) {
+                    continue;
+                }
+                try {
+                    target.invoker().handle(event, Segment.ROOT_SEGMENT);
+                } catch (Exception failed) {
+                    if (!careful || ParkingPolicy.ofTheMoment(failed) || !parkedLive(target.name(), sequence)) {
+                        throw failed;
+                    }
+                    state.skipped.computeIfAbsent(target.name(), name -> ConcurrentHashMap.newKeySet()).add(sequence);
+                    log.warn("Rebuild {}: {} cannot apply event {} of sequence {} either ({}); the sequence stays "
+                            + "parked and is left out of the rebuilt tables", state.id, target.name(),
+                            event.getIdentifier(), sequence, failed.getMessage());
+                }
             }
             return null;
         });
@@ -398,6 +469,10 @@ public class Rebuilder {
             Throwable cause = result.exceptionResult();
             throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
         }
+    }
+
+    private boolean parkedLive(String group, String sequence) {
+        return processing.deadLetterQueue(group).map(queue -> queue.contains(sequence)).orElse(false);
     }
 
     /** The next events after {@code after} up to {@code upTo}, upcast and ready to deserialize, in index order. */
@@ -432,7 +507,10 @@ public class Rebuilder {
         JdbcTemplate side = new JdbcTemplate(sideConnection);
         Outcome outcome;
         try {
-            outcome = switchTransaction(state, targets, tables, schema, runner, retired, pauses, cutOff, side);
+            List<String[]> applied = new ArrayList<>();
+            outcome = switchTransaction(state, targets, tables, schema, runner, retired, pauses, cutOff, side, applied);
+            // committed: the parked sequences the new tables hold are no longer parked for reads either
+            applied.forEach(sequence -> parked.removed(sequence[0], sequence[1]));
         } finally {
             sideConnection.destroy();
         }
@@ -448,7 +526,8 @@ public class Rebuilder {
     }
 
     private Outcome switchTransaction(State state, List<Target> targets, List<String> tables, String schema,
-                                      String runner, String retired, long[] pauses, long cutOff, JdbcTemplate side) {
+                                      String runner, String retired, long[] pauses, long cutOff, JdbcTemplate side,
+                                      List<String[]> applied) {
         return transactions.execute(tx -> {
             jdbc.execute("SET LOCAL lock_timeout = '5s'");
             // A cancel is either seen here, or arrives after the commit, when there is nothing left to cancel.
@@ -464,12 +543,23 @@ public class Rebuilder {
             long upTo = high(state.target);
             for (long after = low(state.applied); after < upTo; ) {
                 Batch batch = choose(state, targets, after, upTo, 0, 1);
-                run(batch, schema, state);
+                carefully(parked(batch), () -> run(batch, schema, state, parked(batch)));
                 after = batch.last();
             }
             state.applied = state.target;
             state.target = null;
             jdbc.queryForObject("SELECT set_config('synchronous_commit', 'on', true)", String.class);
+            // The new tables hold every parked event they could apply: those dead letters go with the switch; the
+            // sequences left out stay parked (the live processors' commits wait for the token lock above).
+            for (Target target : targets) {
+                jdbc.query("WITH d AS (DELETE FROM dead_letter_entry WHERE processing_group = ? AND NOT "
+                        + "(sequence_identifier = ANY (?)) RETURNING sequence_identifier) INSERT INTO dead_letter_audit "
+                        + "(happened, processing_group, sequence_identifier, detail) SELECT DISTINCT 'rebuilt', ?, "
+                        + "sequence_identifier, ? FROM d RETURNING sequence_identifier", rs -> {
+                            applied.add(new String[] {target.name(), rs.getString(1)});
+                        }, target.name(), state.skipped.getOrDefault(target.name(), Set.of()).toArray(String[]::new),
+                        target.name(), "applied by rebuild " + state.id);
+            }
 
             if (tables.contains("audit_event")) {
                 retention.dropExpired(schema, cutOff);
@@ -538,7 +628,7 @@ public class Rebuilder {
 
     private State load(String id) {
         return jdbc.queryForObject("SELECT projections, require_identical, applied, target, scanned_to, worker_done, "
-                + "events_total, passes, workers FROM projection_rebuild WHERE id = ?", (rs, i) -> {
+                + "events_total, passes, workers, parked_skipped FROM projection_rebuild WHERE id = ?", (rs, i) -> {
                     List<String> projections = List.of((String[]) rs.getArray(1).getArray());
                     State state = new State(id, projections, rs.getBoolean(2), rs.getInt(9));
                     state.applied = tokenSets(rs.getString(3));
@@ -552,6 +642,11 @@ public class Rebuilder {
                     }
                     state.eventsTotal = rs.getLong(7);
                     state.passes = rs.getInt(8);
+                    Renderer.JSON.readTree(rs.getString(10)).properties().forEach(entry -> {
+                        Set<String> sequences = ConcurrentHashMap.newKeySet();
+                        entry.getValue().forEach(sequence -> sequences.add(sequence.asString()));
+                        state.skipped.put(entry.getKey(), sequences);
+                    });
                     return state;
                 }, id);
     }
@@ -573,8 +668,9 @@ public class Rebuilder {
             eventsDone = Arrays.stream(all).min().orElse(0);
         }
         claimed(jdbc.update("UPDATE projection_rebuild SET scanned_to[?] = ?, worker_done[?] = ?, events_done = "
-                        + "greatest(events_done, ?) WHERE id = ? AND runner = ?", worker + 1, scannedTo, worker + 1, done,
-                eventsDone, state.id, runner));
+                        + "greatest(events_done, ?), parked_skipped = ?::jsonb WHERE id = ? AND runner = ?", worker + 1,
+                scannedTo, worker + 1, done, eventsDone, Renderer.JSON.writeValueAsString(state.skipped), state.id,
+                runner));
     }
 
     private static Long[] boxed(long[] values) {
@@ -618,7 +714,8 @@ public class Rebuilder {
         for (String name : projections) {
             AbstractEventProcessor processor = processing.eventProcessor(name, AbstractEventProcessor.class)
                     .orElseThrow(() -> new IllegalStateException("No event processor named " + name));
-            targets.add(new Target(name, processor.eventHandlerInvoker(), processing.sequencingPolicy(name)));
+            targets.add(new Target(name, withoutDeadLetters(processor.eventHandlerInvoker()),
+                    processing.sequencingPolicy(name)));
         }
         return targets;
     }
@@ -630,5 +727,25 @@ public class Rebuilder {
             tables.addAll(switched ? projection.switched() : projection.scratch());
         }
         return tables;
+    }
+
+    /**
+     * The handlers of a processor without its dead-letter queue: a rebuild applies every event again, parked ones
+     * too, into its own tables, and must neither park in nor skip behind the live processors' queue. An event it
+     * cannot apply fails the rebuild, which says so in its status.
+     */
+    static EventHandlerInvoker withoutDeadLetters(EventHandlerInvoker invoker) {
+        if (invoker instanceof org.axonframework.eventhandling.MultiEventHandlerInvoker multi) {
+            return new org.axonframework.eventhandling.MultiEventHandlerInvoker(
+                    multi.delegates().stream().map(Rebuilder::withoutDeadLetters).toList());
+        }
+        if (invoker instanceof org.axonframework.eventhandling.deadletter.DeadLetteringEventHandlerInvoker dead) {
+            return org.axonframework.eventhandling.SimpleEventHandlerInvoker.builder()
+                    .eventHandlers(dead.eventHandlers())
+                    .sequencingPolicy(dead.getSequencingPolicy())
+                    .listenerInvocationErrorHandler(dead.getListenerInvocationErrorHandler())
+                    .build();
+        }
+        return invoker;
     }
 }

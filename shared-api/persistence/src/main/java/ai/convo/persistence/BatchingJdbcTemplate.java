@@ -175,6 +175,19 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         return pending;
     }
 
+    /** Drops what this transaction holds back (the writes of a handler rolled back to its savepoint). */
+    public void discard() {
+        if (TransactionSynchronizationManager.isSynchronizationActive()
+                && TransactionSynchronizationManager.getResource(this) instanceof Pending pending) {
+            pending.statements.clear();
+            pending.arguments.clear();
+            pending.composite.clear();
+            pending.size = 0;
+            pending.setting = null;
+            pending.settingArgs = null;
+        }
+    }
+
     /** Sends what this transaction holds back. */
     public void flush() {
         flush(true);

@@ -286,12 +286,20 @@ public class PersistenceConfiguration {
         return new EventNotifications(settings);
     }
 
+    /** After a projection batch failed, events are applied one by one for this long (dead letters, issue 37). */
+    @Bean
+    public CarefulProjections carefulProjections(@Value("${app.events.careful-for:30s}") java.time.Duration window) {
+        return new CarefulProjections(window);
+    }
+
     @Bean
     public ConfigurerModule processingDefaults(@Value("${app.events.segments:2}") int segments,
                                                @Value("${app.events.batch-size:100}") int batchSize,
                                                EventNotifications notifications,
-                                               TransactionManager axonTransactionManager, DataSource dataSource) {
-        TransactionManager projectionTransactions = new ProjectionTransactions(axonTransactionManager, dataSource);
+                                               TransactionManager axonTransactionManager, DataSource dataSource,
+                                               CarefulProjections careful) {
+        TransactionManager projectionTransactions = new ProjectionTransactions(axonTransactionManager, dataSource,
+                careful);
         return configurer -> configurer.eventProcessing(processing -> processing
                 .usingPooledStreamingEventProcessors((config, builder) -> builder
                         .messageSource(new NotifiedEventSource(config.eventStore(), notifications))

@@ -22,10 +22,17 @@ public final class ProjectionTransactions implements TransactionManager {
 
     private final TransactionManager delegate;
     private final DataSource dataSource;
+    private final CarefulProjections careful;
 
     public ProjectionTransactions(TransactionManager delegate, DataSource dataSource) {
+        this(delegate, dataSource, null);
+    }
+
+    /** As above; a batch that fails or rolls back makes the next ones {@code careful} (dead letters, issue 37). */
+    public ProjectionTransactions(TransactionManager delegate, DataSource dataSource, CarefulProjections careful) {
         this.delegate = delegate;
         this.dataSource = dataSource;
+        this.careful = careful;
     }
 
     @Override
@@ -41,6 +48,25 @@ public final class ProjectionTransactions implements TransactionManager {
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
         }
-        return transaction;
+        if (careful == null) {
+            return transaction;
+        }
+        return new Transaction() {
+            @Override
+            public void commit() {
+                try {
+                    transaction.commit();
+                } catch (RuntimeException e) {
+                    careful.failed();
+                    throw e;
+                }
+            }
+
+            @Override
+            public void rollback() {
+                careful.failed();
+                transaction.rollback();
+            }
+        };
     }
 }

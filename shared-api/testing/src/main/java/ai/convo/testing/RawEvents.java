@@ -55,6 +55,12 @@ public final class RawEvents {
      */
     public static long append(DataSource dataSource, String aggregateType, String aggregateId, String payloadType,
                               String payloadRevision, String payloadJson) {
+        return append(dataSource, aggregateType, aggregateId, payloadType, payloadRevision, payloadJson, "{}");
+    }
+
+    /** As above, with this metadata JSON (e.g. the traceId of the request that wrote it). */
+    public static long append(DataSource dataSource, String aggregateType, String aggregateId, String payloadType,
+                              String payloadRevision, String payloadJson, String metaDataJson) {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement("INSERT INTO domain_event_entry "
                      + "(event_identifier, aggregate_identifier, sequence_number, type, time_stamp, payload_type, "
@@ -67,7 +73,7 @@ public final class RawEvents {
             insert.setString(5, payloadType);
             insert.setString(6, payloadRevision);
             insert.setBytes(7, payloadJson.getBytes(StandardCharsets.UTF_8));
-            insert.setBytes(8, "{}".getBytes(StandardCharsets.UTF_8));
+            insert.setBytes(8, metaDataJson.getBytes(StandardCharsets.UTF_8));
             insert.setString(9, aggregateId);
             try (ResultSet row = insert.executeQuery()) {
                 row.next();
