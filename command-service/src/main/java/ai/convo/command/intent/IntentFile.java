@@ -157,7 +157,7 @@ final class IntentFile {
         }
         List<Entry> entries = trimmed.charAt(0) == '[' ? readJson(trimmed) : readCsv(text);
         if (entries.size() > MAX_INTENTS) {
-            throw refused("The file holds " + entries.size() + " intents; at most " + MAX_INTENTS + " are imported at once.");
+            throw tooMany(entries.size());
         }
         Map<String, String> seen = new LinkedHashMap<>();
         for (Entry e : entries) {
@@ -179,6 +179,10 @@ final class IntentFile {
         return entries;
     }
 
+    private static ApiProblem tooMany(int intents) {
+        return refused("The file holds " + intents + " intents; at most " + MAX_INTENTS + " are imported at once.");
+    }
+
     private static String utf8(byte[] bytes) {
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -196,6 +200,10 @@ final class IntentFile {
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             throw refused("The file is not valid JSON" + where + ".");
+        }
+        // counted before each intent is checked: the file's size bounds the work, not a multiple of it
+        if (root.size() > MAX_INTENTS) {
+            throw tooMany(root.size());
         }
         Map<String, Object> unstorableText = StorableJson.problems(root);
         if (!unstorableText.isEmpty()) {
@@ -313,11 +321,17 @@ final class IntentFile {
         return entries;
     }
 
+    /** The first line that is not blank, found without splitting the whole file. */
     private static String firstLine(String text) {
-        for (String line : text.split("\r?\n")) {
+        int start = 0;
+        while (start < text.length()) {
+            int end = text.indexOf('\n', start);
+            end = end < 0 ? text.length() : end;
+            String line = text.substring(start, end > start && text.charAt(end - 1) == '\r' ? end - 1 : end);
             if (!line.isBlank()) {
                 return line;
             }
+            start = end + 1;
         }
         return "";
     }
@@ -339,6 +353,9 @@ final class IntentFile {
         List<List<String>> records = new ArrayList<>();
         List<String> record = new ArrayList<>();
         StringBuilder field = new StringBuilder();
+        // whether the field so far is white space, kept as it grows: asking the field itself on every quote re-read it
+        // (a value of many quotes took time in the square of its length)
+        boolean blank = true;
         boolean quoted = false;
         int line = 1;
         int quoteLine = 0;
@@ -347,6 +364,7 @@ final class IntentFile {
             if (quoted) {
                 if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
                     field.append('"');
+                    blank = false;
                     i++;
                 } else if (c == '"') {
                     quoted = false;
@@ -355,14 +373,16 @@ final class IntentFile {
                         line++;
                     }
                     field.append(c);
+                    blank = blank && Character.isWhitespace(c);
                 }
-            } else if (c == '"' && field.toString().isBlank()) {
+            } else if (c == '"' && blank) {
                 field.setLength(0);
                 quoted = true;
                 quoteLine = line;
             } else if (c == delimiter) {
                 record.add(field.toString());
                 field.setLength(0);
+                blank = true;
             } else if (c == '\n' || c == '\r') {
                 if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
                     i++;
@@ -371,9 +391,11 @@ final class IntentFile {
                 records.add(record);
                 record = new ArrayList<>();
                 field.setLength(0);
+                blank = true;
                 line++;
             } else {
                 field.append(c);
+                blank = blank && Character.isWhitespace(c);
             }
         }
         if (quoted) {

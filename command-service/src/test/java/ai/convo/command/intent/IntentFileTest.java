@@ -3,6 +3,7 @@ package ai.convo.command.intent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ai.convo.http.HttpConfiguration;
 import ai.convo.http.problem.ApiProblem;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -72,5 +73,47 @@ class IntentFileTest {
         assertThatThrownBy(() -> read("[1]")).hasMessageContaining("Intent 0").hasMessageContaining("JSON object");
         assertThatThrownBy(() -> read("[{\"name\":")).hasMessageContaining("not valid JSON");
         assertThatThrownBy(() -> read("[{}]")).hasMessageContaining("name");
+    }
+
+    /** A file of exactly the largest upload: {@code head}, then {@code unit} repeated, then {@code tail}. */
+    private static String largest(String head, String unit, String tail) {
+        int room = HttpConfiguration.MAX_BODY_BYTES - head.length() - tail.length();
+        String text = head + unit.repeat(room / unit.length()) + tail;
+        return text + " ".repeat(HttpConfiguration.MAX_BODY_BYTES - text.length());
+    }
+
+    @Test
+    void givenFilesOfTheLargestUploadMadeOfQuotes_whenRead_thenEachIsRefusedForWhatItHolds() {
+        // given: values of quotes (each quote used to copy the value read so far) and a JSON array of empty intents
+        String letterThenQuotes = largest("a", "\"", "");
+        String rowOfQuotes = largest("A,exampleSentence,a", "\"", "");
+        String quotedNeverClosed = largest("A,exampleSentence,\"", "\"\"", "");
+        String jsonOfEscapedQuotes = largest("[{\"name\":\"A\",\"exampleSentences\":[\"", "\\\"", "\"]}]");
+        String jsonOfEmptyIntents = largest("[", "{},", "{}]");
+        assertThat(List.of(letterThenQuotes, rowOfQuotes, quotedNeverClosed, jsonOfEscapedQuotes, jsonOfEmptyIntents))
+                .allSatisfy(file -> assertThat(file.getBytes(StandardCharsets.UTF_8))
+                        .hasSize(HttpConfiguration.MAX_BODY_BYTES));
+        // when / then
+        assertThatThrownBy(() -> read(letterThenQuotes)).isInstanceOf(ApiProblem.class)
+                .hasMessageContaining("Row 1 of the file has 1 column(s)");
+        assertThatThrownBy(() -> read(rowOfQuotes)).isInstanceOf(ApiProblem.class)
+                .hasMessageContaining("Row 1 of the file has a value of " + (rowOfQuotes.strip().length() - 18)
+                        + " characters").hasMessageContaining("1 to " + IntentController.TEXT_MAX);
+        assertThatThrownBy(() -> read(quotedNeverClosed)).isInstanceOf(ApiProblem.class)
+                .hasMessageContaining("starts on line 1 of the file is never closed");
+        assertThatThrownBy(() -> read(jsonOfEscapedQuotes)).isInstanceOf(ApiProblem.class)
+                .hasMessageContaining("Intent 0 ('A')").hasMessageContaining("exampleSentences");
+        assertThatThrownBy(() -> read(jsonOfEmptyIntents)).isInstanceOf(ApiProblem.class)
+                .hasMessageContaining("The file holds " + (jsonOfEmptyIntents.strip().length() + 1) / 3 + " intents")
+                .hasMessageContaining("at most " + IntentFile.MAX_INTENTS);
+    }
+
+    @Test
+    void givenQuotesAfterWhiteSpaceOrAClosedQuote_whenRead_thenQuotingStartsOnlyWhereTheFieldIsStillBlank() {
+        // a quote opens a quoted value only while the field holds nothing but white space
+        assertThat(read("A,exampleSentence,  \"x, y\"\n").get(0).exampleSentences()).containsExactly("x, y");
+        assertThat(read("A,exampleSentence,x\"y\"\n").get(0).exampleSentences()).containsExactly("x\"y\"");
+        assertThat(read("A,exampleSentence,\" \" \"x, y\"\n").get(0).exampleSentences()).containsExactly("x, y");
+        assertThat(read("A,exampleSentence,\"\"\"\"x\"\n").get(0).exampleSentences()).containsExactly("\"x\"");
     }
 }

@@ -8,6 +8,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -52,6 +54,8 @@ public final class ApiAuthenticationFilter implements WebFilter {
     private final ReactiveJwtDecoder bearerDecoder;
     private final ReactiveJwtDecoder contactCenterDecoder;
     private final LoginGuard guard;
+    /** The password checks under way in this process, each answering every request that presents its guess. */
+    private final ConcurrentHashMap<Guess, CompletableFuture<Checked>> checking = new ConcurrentHashMap<>();
 
     public ApiAuthenticationFilter(RoutePolicy policy, IdentityStore identities,
                                    ReactiveJwtDecoder bearerDecoder, ReactiveJwtDecoder contactCenterDecoder) {
@@ -185,26 +189,70 @@ public final class ApiAuthenticationFilter implements WebFilter {
         // A user name that is no e-mail address may be a key pasted into the wrong field: not kept.
         exchange.getAttributes().put(ATTEMPT, new Attempt(AuthScheme.BASIC, looksLikeEmail(email) ? email : null,
                 null, null));
+        // The same e-mail and password already being checked (a script's parallel requests): its answer is this one's,
+        // one check and one claim for all of them.
+        Guess guess = new Guess(email, password);
+        CompletableFuture<Checked> check = new CompletableFuture<>();
+        CompletableFuture<Checked> running = checking.putIfAbsent(guess, check);
+        if (running == null) {
+            running = check;
+            check(guess, ai.convo.http.audit.RefusalAudit.remoteAddress(exchange.getRequest())).toFuture()
+                    .whenComplete((checked, error) -> {
+                        checking.remove(guess, check);
+                        if (error != null) {
+                            check.completeExceptionally(error);
+                        } else {
+                            check.complete(checked);
+                        }
+                    });
+        }
+        // A client that goes away does not stop the check: its claim is settled, not left to expire.
+        return Mono.fromFuture(running, true).flatMap(checked -> {
+            // Guessing a user's password is an event of the user's organisation.
+            checked.user().ifPresent(user -> exchange.getAttributes().put(ATTEMPT, new Attempt(AuthScheme.BASIC, email,
+                    user.principal().userId(), user.principal().organisationId())));
+            return checked.right() ? Mono.just(checked.user().get().principal().via(AuthScheme.BASIC))
+                    : Mono.<ApiPrincipal>empty();
+        });
+    }
+
+    /** A password check's e-mail and password, and what it found: the e-mail's user, and whether it was right. */
+    private record Guess(String email, String password) {
+        @Override
+        public String toString() {
+            return "Guess[" + email + "]"; // never the password
+        }
+    }
+
+    private record Checked(Optional<IdentityStore.PasswordUser> user, boolean right) {
+    }
+
+    /**
+     * Claims the check (a 429 when the e-mail is locked or the checks in flight could lock it), compares the password
+     * and settles the claim. The claim comes first, so no burst reads the lock before its failures are counted.
+     */
+    private Mono<Checked> check(Guess guess, String remote) {
         long now = System.currentTimeMillis();
-        String remote = ai.convo.http.audit.RefusalAudit.remoteAddress(exchange.getRequest());
-        Mono<Long> lock = guard == null ? Mono.just(0L) : guard.lockedFor(email, now);
-        return lock.flatMap(lockedFor -> lockedFor > 0 ? Mono.error(locked(lockedFor)) : identities.findByEmail(email)
-                // Guessing a user's password is an event of the user's organisation.
-                .doOnNext(user -> exchange.getAttributes().put(ATTEMPT, new Attempt(AuthScheme.BASIC, email,
-                        user.principal().userId(), user.principal().organisationId())))
+        Mono<Long> claim = guard == null ? Mono.just(0L) : guard.claim(guess.email(), now);
+        return claim.flatMap(lockedFor -> lockedFor > 0 ? Mono.error(locked(lockedFor)) : identities.findByEmail(
+                        guess.email())
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
+                // a check not made counts nothing (there is no answer to learn from)
+                .onErrorResume(error -> guard == null ? Mono.error(error)
+                        : guard.abandoned(guess.email(), now).onErrorResume(e -> Mono.empty()).then(Mono.error(error)))
                 // BCrypt is deliberately slow: keep it off the event loop.
                 .publishOn(Schedulers.boundedElastic())
                 .flatMap(user -> {
-                    boolean right = Secrets.PASSWORDS.matches(password,
+                    boolean right = Secrets.PASSWORDS.matches(guess.password(),
                             user.map(IdentityStore.PasswordUser::passwordHash).orElse(NO_USER_HASH)) && user.isPresent();
-                    ApiPrincipal principal = user.map(u -> u.principal().via(AuthScheme.BASIC)).orElse(null);
+                    Checked checked = new Checked(user, right);
                     if (guard == null) {
-                        return right ? Mono.just(principal) : Mono.<ApiPrincipal>empty();
+                        return Mono.just(checked);
                     }
-                    return right ? guard.succeeded(principal, remote, now).thenReturn(principal)
-                            : guard.failed(email, principal, remote, now).then(Mono.<ApiPrincipal>empty());
+                    ApiPrincipal principal = user.map(u -> u.principal().via(AuthScheme.BASIC)).orElse(null);
+                    return (right ? guard.succeeded(principal, remote, now)
+                            : guard.failed(guess.email(), principal, remote, now)).thenReturn(checked);
                 }));
     }
 

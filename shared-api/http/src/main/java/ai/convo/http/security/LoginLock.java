@@ -23,6 +23,16 @@ public final class LoginLock {
         return Math.min(Math.max(MAX_LOCK_MILLIS, unitMillis), unitMillis << doublings);
     }
 
+    /**
+     * How long a new password check must wait (0: it may start now): while the e-mail is locked, and while the
+     * {@code checking} checks in flight would lock it were they all to fail. Counted as failures to come, parallel
+     * guesses get no more checks than guesses one after another.
+     */
+    public static long waitFor(int failures, int checking, long lockedUntil, long now, long unitMillis) {
+        long coming = checking == 0 ? 0 : after(failures + checking, unitMillis);
+        return Math.max(Math.max(0, lockedUntil - now), coming);
+    }
+
     /** The failures that still count at {@code now}, given the last one's time. */
     public static int counting(int failures, long lastFailureAt, long now) {
         return now - lastFailureAt > FORGET_AFTER_MILLIS ? 0 : failures;

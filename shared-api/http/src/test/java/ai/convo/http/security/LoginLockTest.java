@@ -29,6 +29,20 @@ class LoginLockTest {
     }
 
     @Test
+    void givenChecksInFlight_thenTheyCountAsFailuresToCome_andANewCheckWaitsWhenTheyCouldLock() {
+        long now = 1_000_000;
+        // free failures left for every check in flight: a new one may start
+        assertThat(LoginLock.waitFor(0, 4, 0, now, 1000)).isZero();
+        assertThat(LoginLock.waitFor(3, 1, 0, now, 1000)).isZero();
+        // the checks in flight would spend the last free failure: wait for the lock they would earn
+        assertThat(LoginLock.waitFor(0, 5, 0, now, 1000)).isEqualTo(1000);
+        assertThat(LoginLock.waitFor(6, 1, 0, now, 1000)).isEqualTo(4000);
+        // past the free ones, one check at a time once the lock has run out
+        assertThat(LoginLock.waitFor(9, 0, now, now, 1000)).isZero();
+        assertThat(LoginLock.waitFor(9, 0, now + 1, now, 1000)).isEqualTo(1);
+    }
+
+    @Test
     void givenOldFailures_thenTheyNoLongerCount() {
         assertThat(LoginLock.counting(7, 0, LoginLock.FORGET_AFTER_MILLIS + 1)).isZero();
         assertThat(LoginLock.counting(7, 10, LoginLock.FORGET_AFTER_MILLIS)).isEqualTo(7);
