@@ -29,6 +29,7 @@ public class AuditRetention extends Periodic {
         }
         long before = System.currentTimeMillis() - retention.toMillis();
         jdbc.update("DELETE FROM audit_event WHERE occurred_at < ?", before);
+        dropOverflowOfDropped("public");
         jdbc.update("DELETE FROM refused_request WHERE occurred_at < ?", before);
     }
 
@@ -39,6 +40,13 @@ public class AuditRetention extends Periodic {
     public void dropExpired(String schema, long nowMillis) {
         if (!retention.isZero() && !retention.isNegative()) {
             jdbc.update("DELETE FROM " + schema + ".audit_event WHERE occurred_at < ?", nowMillis - retention.toMillis());
+            dropOverflowOfDropped(schema);
         }
+    }
+
+    /** The counted rest of the audit events just dropped (an overflow row is never older than its audit event). */
+    private void dropOverflowOfDropped(String schema) {
+        jdbc.update("DELETE FROM " + schema + ".audit_event_overflow x WHERE NOT EXISTS (SELECT 1 FROM " + schema
+                + ".audit_event a WHERE a.organisation_id = x.organisation_id AND a.correlation_id = x.correlation_id)");
     }
 }

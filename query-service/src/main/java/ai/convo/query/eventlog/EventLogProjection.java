@@ -20,6 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
 public class EventLogProjection {
 
     public static final String GROUP = "eventlog";
+    /** At most this many other resources are listed in an audit event's payload.alsoChanged; the rest are counted. */
+    static final int ALSO_CHANGED_MAX = 100;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final BatchingJdbcTemplate jdbc;
@@ -72,14 +74,17 @@ public class EventLogProjection {
         // order of the log, the same again after a rebuild). One statement, so the writes of a batch of
         // events go in one round trip. A later event of the same request adds what it changed (to the payload when it
         // is the same resource, else as alsoChanged); one with a named action (a snapshot request after its task's
-        // creation) names the event.
+        // creation) names the event. Past ALSO_CHANGED_MAX other resources the row is left alone and the event is one
+        // row of audit_event_overflow (counted at read time): each event costs the same, however large its request.
         Object[] audit = {occurredAt / 1000, facts.organisationId(), correlationId, facts.auditType(),
                 facts.actionType(), facts.actorId(), facts.projectId(), facts.resourceType(), facts.resourceId(), chain,
                 payloadJson, occurredAt, EventFacts.typeName(payload.getClass())};
-        Object[] args = new Object[log.length + audit.length];
+        Object[] args = new Object[log.length + audit.length + 2];
         System.arraycopy(log, 0, args, 0, log.length);
         System.arraycopy(audit, 0, args, log.length, audit.length);
-        jdbc.write(event + ", l AS (" + insert + " RETURNING position) INSERT INTO audit_event (id, organisation_id, correlation_id, position, type, action_type, "
+        args[args.length - 2] = facts.organisationId();
+        args[args.length - 1] = correlationId;
+        jdbc.write(event + ", l AS (" + insert + " RETURNING position), a AS (INSERT INTO audit_event (id, organisation_id, correlation_id, position, type, action_type, "
                         + "user_id, project_id, resource_type, resource_id, chain, payload, occurred_at) "
                         + "SELECT lpad(to_hex(?::bigint), 8, '0') || lpad(to_hex(l.position), 16, '0'), ?, ?, l.position, "
                         + "?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ? FROM l "
@@ -98,6 +103,12 @@ public class EventLogProjection {
                         + "  THEN EXCLUDED.resource_type ELSE audit_event.resource_type END, "
                         + "resource_id = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
                         + "  THEN EXCLUDED.resource_id ELSE audit_event.resource_id END, "
-                        + "action_type = coalesce(audit_event.action_type, EXCLUDED.action_type)", args);
+                        + "action_type = coalesce(audit_event.action_type, EXCLUDED.action_type) "
+                        + "WHERE audit_event.resource_id = EXCLUDED.resource_id "
+                        + "  OR (audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL) "
+                        + "  OR jsonb_array_length(coalesce(audit_event.payload -> 'alsoChanged', '[]'::jsonb)) < "
+                        + ALSO_CHANGED_MAX + " RETURNING 1) "
+                        + "INSERT INTO audit_event_overflow (organisation_id, correlation_id, position) "
+                        + "SELECT ?, ?, l.position FROM l WHERE NOT EXISTS (SELECT 1 FROM a)", args);
     }
 }

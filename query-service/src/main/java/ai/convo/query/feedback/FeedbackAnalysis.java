@@ -68,9 +68,10 @@ import java.util.Set;
  *   <li>{@code someOverlap}: the other intents B, not already in strongOverlap, whose vocabulary (token set of all
  *       tokenised sentences) overlaps this one's: min(|V<sub>A</sub>|, |V<sub>B</sub>|) ≥ 3 and
  *       |V<sub>A</sub> ∩ V<sub>B</sub>| / min(|V<sub>A</sub>|, |V<sub>B</sub>|) ≥ 0.6. Exact prefix-filtering join
- *       over an inverted index of vocabularies ({@link OverlapFinder#vocabularyPartners}), no cap.</li>
+ *       over an inverted index of vocabularies ({@link OverlapFinder#vocabularyPartners}).</li>
  * </ol>
- * The overlap findings list all such intents, ids and names sorted by id; they appear only when non-empty.
+ * The overlap findings list such intents, ids and names sorted by id, at most {@value OverlapFinder#PARTNERS_MAX}
+ * (with each probe's work capped, see {@link OverlapFinder}); they appear only when non-empty.
  */
 public final class FeedbackAnalysis {
 

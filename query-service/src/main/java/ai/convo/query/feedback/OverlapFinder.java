@@ -11,6 +11,18 @@ import java.util.stream.IntStream;
  */
 final class OverlapFinder {
 
+    /**
+     * At most this many partners are listed per intent and finding: in a flow of n near-alike intents (an import of
+     * generated ones) listing them all is n² pairs, which ran the refresher out of memory at 10,000 intents. Which
+     * partners are listed beyond it follows the join's order (deterministic), not the lowest ids.
+     */
+    static final int PARTNERS_MAX = 100;
+    /**
+     * At most this many postings are read per probing set or intent, rarest token first, so the joins take at most
+     * (sets + intents) × PROBE_MAX steps whatever the flow. Realistic flows stay well within it and are exact.
+     */
+    static final int PROBE_MAX = 10_000;
+
     private OverlapFinder() {
     }
 
@@ -22,8 +34,8 @@ final class OverlapFinder {
      * joined with the AllPairs algorithm: sets are visited by ascending size; a set x probes the postings of its
      * first |x| − ⌈0.8·|x|⌉ + 1 tokens (its prefix), which hold the already visited sets whose own prefix contains
      * that token; sets smaller than 0.8·|x| are skipped for good; every candidate is verified exactly. If
-     * J(x, y) ≥ t then |x∩y| ≥ ⌈t·max(|x|,|y|)⌉, so the rarest common token lies in both prefixes: the join misses
-     * nothing.
+     * J(x, y) ≥ t then |x∩y| ≥ ⌈t·max(|x|,|y|)⌉, so the rarest common token lies in both prefixes: below the caps
+     * ({@link #PARTNERS_MAX}, {@link #PROBE_MAX}) the join misses nothing.
      *
      * @return per intent, the ascending partner intents
      */
@@ -71,11 +83,23 @@ final class OverlapFinder {
                 }
             }
         }
-        PairSet pairs = new PairSet();
+        Partners pairs = new Partners(n);
         for (int x = 0; x < sets; x++) {
-            for (int a = setIntentStart[x]; a < setIntentStart[x + 1]; a++) {
-                for (int b = a + 1; b < setIntentStart[x + 1]; b++) {
-                    pairs.add(setIntent[a], setIntent[b]);
+            int start = setIntentStart[x];
+            int g = setIntentStart[x + 1] - start;
+            if (g - 1 <= PARTNERS_MAX) {
+                for (int a = start; a < start + g; a++) {
+                    for (int b = a + 1; b < start + g; b++) {
+                        pairs.add(setIntent[a], setIntent[b]);
+                    }
+                }
+            } else {
+                // more intents share this set than can be listed: each is paired with its PARTNERS_MAX neighbours
+                // in the group (circularly), so all of them list some, in O(g) pairs instead of g²
+                for (int j = 0; j < g; j++) {
+                    for (int d = 1; d <= PARTNERS_MAX / 2; d++) {
+                        pairs.add(setIntent[start + j], setIntent[start + (j + d) % g]);
+                    }
                 }
             }
         }
@@ -124,7 +148,9 @@ final class OverlapFinder {
             int x = order[pos];
             int[] tok = set[x];
             int size = tok.length;
-            for (int k = 0, p = prefixLength(size); k < p; k++) {
+            int budget = PROBE_MAX;
+            boolean xFull = allFull(x, setIntentStart, setIntent, pairs);
+            for (int k = 0, p = prefixLength(size); k < p && budget > 0; k++) {
                 int t = tok[k];
                 int q = begin[t];
                 int end = offset[t + 1];
@@ -132,7 +158,7 @@ final class OverlapFinder {
                     q++;
                 }
                 begin[t] = q;
-                for (; q < end; q++) {
+                for (; q < end && budget-- > 0; q++) {
                     int other = posting[q];
                     if (other >= pos) {
                         break;
@@ -142,18 +168,23 @@ final class OverlapFinder {
                     }
                     seen[other] = pos;
                     int y = order[other];
-                    if (sameSingleIntent(x, y, setIntentStart, setIntent)) {
+                    if (sameSingleIntent(x, y, setIntentStart, setIntent)
+                            || (xFull && allFull(y, setIntentStart, setIntent, pairs))) {
                         continue;
                     }
                     int common = Corpus.intersectionSize(tok, set[y]);
                     if (9L * common >= 4L * (size + set[y].length)) {
                         for (int a = setIntentStart[x]; a < setIntentStart[x + 1]; a++) {
+                            if (pairs.full(setIntent[a]) && allFull(y, setIntentStart, setIntent, pairs)) {
+                                continue;
+                            }
                             for (int b = setIntentStart[y]; b < setIntentStart[y + 1]; b++) {
                                 if (setIntent[a] != setIntent[b]) {
                                     pairs.add(setIntent[a], setIntent[b]);
                                 }
                             }
                         }
+                        xFull = allFull(x, setIntentStart, setIntent, pairs);
                     }
                 }
             }
@@ -164,6 +195,15 @@ final class OverlapFinder {
     /** |s| − ⌈0.8·|s|⌉ + 1, in integers. */
     static int prefixLength(int size) {
         return size - (4 * size + 4) / 5 + 1;
+    }
+
+    private static boolean allFull(int x, int[] start, int[] intent, Partners pairs) {
+        for (int a = start[x]; a < start[x + 1]; a++) {
+            if (!pairs.full(intent[a])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean sameSingleIntent(int x, int y, int[] start, int[] intent) {
@@ -177,7 +217,7 @@ final class OverlapFinder {
      * <p>Intents are visited by ascending (|V|, index); A is only paired with later intents B, so |V_A| is the minimum
      * and the pair needs α = ⌈0.6·|V_A|⌉ common tokens. Then B must contain one of the first |V_A| − α + 1 tokens
      * of V_A (the prefix), so A probes a full inverted index (token &rarr; intents) with its prefix only, counts the
-     * prefix hits per candidate and verifies the rest of V_A by binary search in V_B. Exact; no cap.
+     * prefix hits per candidate and verifies the rest of V_A by binary search in V_B. Exact below the caps.
      */
     static int[][] vocabularyPartners(Corpus corpus) {
         int n = corpus.intentCount;
@@ -211,7 +251,7 @@ final class OverlapFinder {
                 posting[fill[t]++] = k;
             }
         }
-        PairSet pairs = new PairSet();
+        Partners pairs = new Partners(n);
         int[] hits = new int[m];
         int[] touched = new int[m];
         for (int pa = 0; pa < m; pa++) {
@@ -219,22 +259,33 @@ final class OverlapFinder {
             int need = (3 * va.length + 4) / 5;
             int prefix = va.length - need + 1;
             int touchedCount = 0;
-            for (int k = 0; k < prefix; k++) {
+            int budget = PROBE_MAX;
+            for (int k = 0; k < prefix && budget > 0; k++) {
                 int t = va[k];
-                for (int q = offset[t], end = offset[t + 1]; q < end; q++) {
+                // postings ascend, so those of earlier intents (never paired from here) are passed by search
+                int from = Arrays.binarySearch(posting, offset[t], offset[t + 1], pa + 1);
+                for (int q = from >= 0 ? from : -from - 1, end = offset[t + 1]; q < end && budget-- > 0; q++) {
                     int pb = posting[q];
-                    if (pb > pa) {
-                        if (hits[pb]++ == 0) {
-                            touched[touchedCount++] = pb;
-                        }
+                    if (hits[pb]++ == 0) {
+                        touched[touchedCount++] = pb;
                     }
                 }
             }
+            boolean cut = budget <= 0;
             for (int k = 0; k < touchedCount; k++) {
                 int pb = touched[k];
                 int common = hits[pb];
                 hits[pb] = 0;
                 int[] vb = vocabulary[boxed[pb]];
+                if (pairs.full(boxed[pa]) && pairs.full(boxed[pb])) {
+                    continue;
+                }
+                if (cut) { // some prefix postings were not read: count exactly
+                    if (5 * Corpus.intersectionSize(va, vb) >= 3 * va.length) {
+                        pairs.add(boxed[pa], boxed[pb]);
+                    }
+                    continue;
+                }
                 for (int r = prefix; r < va.length && common < need; r++) {
                     if (common + (va.length - r) < need) {
                         break;
@@ -264,78 +315,52 @@ final class OverlapFinder {
         }
     }
 
-    /** Open-addressing set of unordered intent pairs. */
-    static final class PairSet {
-        private static final long EMPTY = -1L;
-        private long[] table = new long[64];
-        private int size;
+    /** Per intent, its partners so far (at most {@link #PARTNERS_MAX}, in the order found). */
+    static final class Partners {
+        private final int[][] lists;
+        private final int[] size;
 
-        PairSet() {
-            Arrays.fill(table, EMPTY);
+        Partners(int n) {
+            lists = new int[n][];
+            size = new int[n];
         }
 
+        boolean full(int a) {
+            return size[a] >= PARTNERS_MAX;
+        }
+
+        /** Lists a and b as each other's partners, each where it has room. */
         void add(int a, int b) {
-            long key = a < b ? ((long) a << 32) | b : ((long) b << 32) | a;
-            if (insert(table, key)) {
-                size++;
-                if (size * 2 > table.length) {
-                    long[] bigger = new long[table.length * 2];
-                    Arrays.fill(bigger, EMPTY);
-                    for (long k : table) {
-                        if (k != EMPTY) {
-                            insert(bigger, k);
-                        }
-                    }
-                    table = bigger;
-                }
-            }
+            put(a, b);
+            put(b, a);
         }
 
-        private static boolean insert(long[] table, long key) {
-            int mask = table.length - 1;
-            int slot = (int) (mix(key) & mask);
-            while (true) {
-                long present = table[slot];
-                if (present == EMPTY) {
-                    table[slot] = key;
-                    return true;
-                }
-                if (present == key) {
-                    return false;
-                }
-                slot = (slot + 1) & mask;
+        private void put(int a, int b) {
+            int s = size[a];
+            if (s >= PARTNERS_MAX) {
+                return;
             }
-        }
-
-        private static long mix(long key) {
-            long h = key * 0x9E3779B97F4A7C15L;
-            return h ^ (h >>> 29);
+            int[] list = lists[a];
+            for (int k = 0; k < s; k++) {
+                if (list[k] == b) {
+                    return;
+                }
+            }
+            if (list == null) {
+                list = lists[a] = new int[4];
+            } else if (s == list.length) {
+                list = lists[a] = Arrays.copyOf(list, Math.min(2 * s, PARTNERS_MAX));
+            }
+            list[s] = b;
+            size[a] = s + 1;
         }
 
         /** Per intent, its partners ascending. */
         int[][] partners(int n) {
-            int[] count = new int[n];
-            for (long k : table) {
-                if (k != EMPTY) {
-                    count[(int) (k >>> 32)]++;
-                    count[(int) k]++;
-                }
-            }
             int[][] result = new int[n][];
             for (int i = 0; i < n; i++) {
-                result[i] = new int[count[i]];
-                count[i] = 0;
-            }
-            for (long k : table) {
-                if (k != EMPTY) {
-                    int a = (int) (k >>> 32);
-                    int b = (int) k;
-                    result[a][count[a]++] = b;
-                    result[b][count[b]++] = a;
-                }
-            }
-            for (int[] r : result) {
-                Arrays.sort(r);
+                result[i] = lists[i] == null ? new int[0] : Arrays.copyOf(lists[i], size[i]);
+                Arrays.sort(result[i]);
             }
             return result;
         }

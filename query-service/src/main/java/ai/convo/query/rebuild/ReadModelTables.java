@@ -42,7 +42,7 @@ public final class ReadModelTables {
                 new Projection("login-attempts", List.of("login_attempt_view"), List.of()),
                 new Projection("callcounter", List.of("call_counter_day", "call_counter_minute", "call_counter_batch"),
                         List.of()),
-                new Projection("eventlog", List.of("event_log", "audit_event"), List.of()))) {
+                new Projection("eventlog", List.of("event_log", "audit_event", "audit_event_overflow"), List.of()))) {
             all.put(p.processor(), p);
         }
         PROJECTIONS = java.util.Collections.unmodifiableMap(all);

@@ -14,12 +14,24 @@ import org.axonframework.eventsourcing.eventstore.jdbc.statements.TimestampWrite
 import org.axonframework.serialization.Serializer;
 
 /**
- * Axon's append statement, doing two more things on the way. It records the global index of the newest event a thread
+ * Axon's append statement, doing three more things on the way. It records the global index of the newest event a thread
  * appended while it {@link #track tracks} its appends, read from the append itself ({@code RETURNING}): a command
- * answers it as its position without a query after its commit. And it names the thread's {@link AppendingPrincipal}
- * for the append trigger in the same statement, so the principal costs no round trip of its own.
+ * answers it as its position without a query after its commit. It names the thread's {@link AppendingPrincipal}
+ * for the append trigger in the same statement, so the principal costs no round trip of its own. And a large append
+ * (an import) takes the global index range alone: see {@link #EXCLUSIVE_FROM}.
  */
 public final class AppendedPositions {
+
+    /**
+     * Appends of this many events or more hold the append lock exclusively until their transaction ends; smaller ones
+     * share it (in their append statement itself). A large transaction whose indexes interleaved with other writers'
+     * commits left the processors' tokens one gap per event of its own (10,000 of them beside another organisation's
+     * writes), copied with every event, and past the gap bound its events would have been skipped. Now its indexes lie
+     * above every committed small append and below every later one. Small appends still never wait for each other.
+     */
+    public static final int EXCLUSIVE_FROM = 100;
+    /** The advisory lock's key (any constant no other lock of this database uses). */
+    static final long APPEND_LOCK = 0x61707065_6e64L;
 
     private static final ThreadLocal<long[]> NEWEST = new ThreadLocal<>();
 
@@ -52,11 +64,14 @@ public final class AppendedPositions {
                                           TimestampWriter timestampWriter) throws SQLException {
         long[] newest = NEWEST.get();
         String principal = AppendingPrincipal.current();
+        if (events.size() >= EXCLUSIVE_FROM) {
+            try (java.sql.Statement lock = connection.createStatement()) {
+                lock.execute("SELECT pg_advisory_xact_lock(" + APPEND_LOCK + ")");
+            }
+        }
         Connection target = newest == null ? connection
                 : returningIndexes(connection, schema.globalIndexColumn(), newest);
-        if (principal != null) {
-            target = namingPrincipal(target, principal);
-        }
+        target = sharingLock(target, principal);
         return JdbcEventStorageEngineStatements.appendEvents(target, schema, dataType, events, serializer,
                 timestampWriter);
     }
@@ -65,21 +80,26 @@ public final class AppendedPositions {
     static final String AXON_VALUES = "VALUES (?,?,?,?,?,?,?,?,?)";
 
     /**
-     * The connection, except that the append it prepares first sets {@code app.principal} for the transaction: the
-     * row comes from a select over {@code set_config}, which runs before the statement's AFTER trigger reads it.
+     * The connection, except that the append it prepares first takes the append lock shared and, with a principal, sets
+     * {@code app.principal} for the transaction: the row comes from a select over both (volatile, so evaluated before
+     * the row's default global index is drawn), which runs before the statement's AFTER trigger reads the setting.
      */
-    private static Connection namingPrincipal(Connection connection, String principal) {
+    private static Connection sharingLock(Connection connection, String principal) {
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("prepareStatement") && args.length == 1) {
                         String sql = (String) args[0];
                         if (!sql.endsWith(AXON_VALUES)) {
-                            throw new IllegalStateException("Axon's append statement changed shape; the principal "
-                                    + "cannot ride on it: " + sql);
+                            throw new IllegalStateException("Axon's append statement changed shape; the append "
+                                    + "lock and the principal cannot ride on it: " + sql);
                         }
-                        String naming = sql.substring(0, sql.length() - AXON_VALUES.length())
-                                + "SELECT ?,?,?,?,?,?,?,?,? FROM (SELECT set_config('app.principal', ?, true)) AS principal";
-                        return bindingPrincipal(connection.prepareStatement(naming), principal);
+                        String head = sql.substring(0, sql.length() - AXON_VALUES.length())
+                                + "SELECT ?,?,?,?,?,?,?,?,? FROM (SELECT pg_advisory_xact_lock_shared(" + APPEND_LOCK + ")";
+                        if (principal == null) {
+                            return connection.prepareStatement(head + ") AS appending");
+                        }
+                        return bindingPrincipal(connection.prepareStatement(
+                                head + ", set_config('app.principal', ?, true)) AS principal"), principal);
                     }
                     return invoke(connection, method, args);
                 });

@@ -214,6 +214,12 @@ public class PersistenceConfiguration {
     /**
      * Declared here: Axon's JDBC auto-configuration does not see a DataSource the application declares itself. Its
      * upcaster chain is the one every raw reader of the store uses too ({@link StoredEvents}).
+     *
+     * <p>Every event a processor has fetched but not yet handled carries a token with a copy of all open gaps (up to
+     * 1,024 per segment are buffered), so the gaps a token may keep bound the processors' memory: at Axon's 10,000,
+     * a large import beside other writers ran the services out of memory. Only small appends interleave
+     * ({@link AppendedPositions#EXCLUSIVE_FROM}), so a committing event lies far less than {@code maxGapOffset} below
+     * the newest one; an index further below is taken as never to be filled.
      */
     @Bean
     public EventStorageEngine eventStorageEngine(@Qualifier("snapshotSerializer") Serializer snapshotSerializer,
@@ -221,7 +227,8 @@ public class PersistenceConfiguration {
                                                  ConnectionProvider connectionProvider,
                                                  TransactionManager axonTransactionManager,
                                                  EventSchema eventSchema,
-                                                 StoredEvents storedEvents) {
+                                                 StoredEvents storedEvents,
+                                                 @Value("${app.events.max-gap-offset:2000}") int maxGapOffset) {
         return JdbcEventStorageEngine.builder()
                 .snapshotSerializer(snapshotSerializer)
                 .snapshotFilter(AggregateShapes.filter(PersistenceConfiguration.class.getClassLoader()))
@@ -232,6 +239,7 @@ public class PersistenceConfiguration {
                 .transactionManager(axonTransactionManager)
                 .schema(eventSchema)
                 .appendEvents(AppendedPositions::appendEvents)
+                .maxGapOffset(maxGapOffset)
                 .build();
     }
 
