@@ -116,6 +116,7 @@ class UnstorableTextApiTest extends IntentApiSupport {
         ids.put("localeId", flow.primaryLocaleId());
         ids.put("userId", adminUserId());
         ids.put("voiceAssistant", "alexa");
+        ids.put("action", "retry");
         ids.put("functionId", (String) json(send(HttpMethod.POST, "/v2.0/functions", ADMIN_KEY,
                 Map.of("projectId", flow.projectId(), "name", "F" + Ids.newId(), "code", "return 1;")), 201).get("_id"));
         ids.put("snippetId", (String) json(send(HttpMethod.POST, "/v2.0/projects/" + flow.projectId() + "/snippets",

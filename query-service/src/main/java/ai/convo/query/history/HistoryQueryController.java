@@ -149,7 +149,7 @@ public class HistoryQueryController {
     /**
      * The payload in its current shape: the stored one (secrets already removed by the view) through the upcaster
      * chain, as the event log and the processors read it. The view's SQL filters on parent ids read the stored shape:
-     * a parent id field is never renamed (see the README, "How to change an event").
+     * a parent id field is never renamed (see docs/events.md).
      */
     private Map<?, ?> payload(Readable row) {
         byte[] payload = row.get("payload", Json.class).asArray();

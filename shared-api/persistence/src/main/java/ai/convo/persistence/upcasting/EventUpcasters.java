@@ -12,7 +12,7 @@ import org.springframework.core.annotation.Order;
 /**
  * Every upcaster of the contract's events, in both services (imported by PersistenceConfiguration). One bean per
  * step; the steps of one event type in revision order ({@code @Order}: a step after the one that produces its input
- * revision). See the README, "How to change an event".
+ * revision). See docs/events.md.
  */
 @Configuration(proxyBeanMethods = false)
 public class EventUpcasters {
