@@ -29,20 +29,35 @@ final class AggregateTurns {
         }
         CompletableFuture<Void> turn = new CompletableFuture<>();
         CompletableFuture<Void> previous = newest.put(aggregateId, turn);
-        CompletableFuture<T> result;
-        try {
-            result = previous == null
-                    ? CompletableFuture.supplyAsync(work, alone)
-                    : previous.thenApplyAsync(ended -> work.get(), after);
-        } catch (RuntimeException rejected) {
-            // an executor that refused the work must not leave the aggregate's later commands waiting for ever
-            result = CompletableFuture.failedFuture(rejected);
+        CompletableFuture<T> result = new CompletableFuture<>();
+        if (previous == null) {
+            start(work, alone, result);
+        } else {
+            previous.whenComplete((ended, error) -> start(work, after, result));
         }
         result.whenComplete((value, error) -> {
             newest.remove(aggregateId, turn);
             turn.complete(null);
         });
         return result;
+    }
+
+    /**
+     * Hands {@code work} to {@code executor}; the result completes whatever happens, so an executor that refuses the
+     * work (now, or later when the turn before ends) never leaves the aggregate's later commands waiting for ever.
+     */
+    private static <T> void start(Supplier<T> work, Executor executor, CompletableFuture<T> result) {
+        try {
+            executor.execute(() -> {
+                try {
+                    result.complete(work.get());
+                } catch (Throwable failed) {
+                    result.completeExceptionally(failed);
+                }
+            });
+        } catch (RuntimeException rejected) {
+            result.completeExceptionally(rejected);
+        }
     }
 
     /** How many aggregates have a command running or waiting. */

@@ -77,9 +77,11 @@ class AggregateTurnsTest {
         CompletableFuture<String> failed = turns.run("aggregate", () -> {
             throw new IllegalStateException("refused");
         }, threads, threads);
-        CompletableFuture<String> rejected = turns.run("aggregate", () -> "never", threads, task -> {
+        // refused on either path: the failed command may already have ended when this one arrives
+        java.util.concurrent.Executor full = task -> {
             throw new RejectedExecutionException("full");
-        });
+        };
+        CompletableFuture<String> rejected = turns.run("aggregate", () -> "never", full, full);
         // when
         String next = turns.run("aggregate", () -> "next", threads, threads).get(5, TimeUnit.SECONDS);
         // then

@@ -32,7 +32,7 @@ public final class HangWatch {
      * For a test client: a request without an answer after {@link #UNANSWERED} is reported (the database's state,
      * whatever the caller adds, a thread dump) and fails. It is not sent again: a request that gets no answer is a
      * fault to see, not to hide (the one these reports once showed was Reactor Netty 1.3.6 no longer reading a
-     * keep-alive connection, reactor-netty #4361; README, "Netty transport").
+     * keep-alive connection, reactor-netty #4361; docs/design.md, "Netty transport").
      */
     public static ExchangeFilterFunction reportUnanswered(Supplier<String> diagnostics) {
         return reportUnanswered(UNANSWERED, diagnostics);
