@@ -52,6 +52,8 @@ public class DeadLetterConfiguration {
     }
 
     @Bean
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "app.deadletters.enabled",
+            matchIfMissing = true)
     ConfigurerModule deadLetterQueues(ConnectionProvider connections, TransactionManager axonTransactionManager,
                                       ParkedSequences parked) {
         DeadLetterSchema schema = schema();

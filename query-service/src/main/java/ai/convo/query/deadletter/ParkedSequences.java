@@ -42,10 +42,30 @@ public class ParkedSequences {
     private final MeterRegistry meters;
     private final Map<String, Local> local = new ConcurrentHashMap<>();
     private volatile List<Parked> stored = List.of();
+    /** Until the table was read once, any group may have parked sequences. */
+    private volatile boolean loaded;
 
     public ParkedSequences(JdbcTemplate jdbc, MeterRegistry meters) {
         this.jdbc = jdbc;
         this.meters = meters;
+    }
+
+    /** Whether {@code group} may have a parked sequence (true until the table was first read). */
+    boolean anyIn(String group) {
+        if (!loaded) {
+            return true;
+        }
+        for (Parked p : stored) {
+            if (p.group().equals(group)) {
+                return true;
+            }
+        }
+        for (Local l : local.values()) {
+            if (l.parked().group().equals(group)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Every parked sequence as known now. */
@@ -113,6 +133,7 @@ public class ParkedSequences {
         local.values().removeIf(l -> now - l.addedNanos() > LOCAL_NANOS
                 || read.stream().anyMatch(p -> p.key().equals(l.parked().key())));
         stored = read;
+        loaded = true;
     }
 
     Counter counter(String group) {

@@ -29,6 +29,9 @@ class ParkingQueue implements SequencedDeadLetterQueue<EventMessage<?>> {
     private final SequencedDeadLetterQueue<EventMessage<?>> delegate;
     private final ParkedSequences parked;
     private final Counter count;
+    /** When this queue last parked something (nanoTime), known before its transaction commits. */
+    private volatile long lastEnqueued = System.nanoTime() - RECENT_NANOS;
+    private static final long RECENT_NANOS = 15_000_000_000L;
 
     ParkingQueue(String group, SequencedDeadLetterQueue<EventMessage<?>> delegate, ParkedSequences parked) {
         this.group = group;
@@ -40,6 +43,7 @@ class ParkingQueue implements SequencedDeadLetterQueue<EventMessage<?>> {
     @Override
     public void enqueue(Object sequenceIdentifier, DeadLetter<? extends EventMessage<?>> letter)
             throws DeadLetterQueueOverflowException {
+        lastEnqueued = System.nanoTime();
         delegate.enqueue(sequenceIdentifier, letter);
         EventMessage<?> event = letter.message();
         ParkedSequences.Parked entry = ParkedSequences.of(group, String.valueOf(sequenceIdentifier), event,
@@ -61,11 +65,23 @@ class ParkingQueue implements SequencedDeadLetterQueue<EventMessage<?>> {
     public boolean enqueueIfPresent(Object sequenceIdentifier,
                                     Supplier<DeadLetter<? extends EventMessage<?>>> letterBuilder)
             throws DeadLetterQueueOverflowException {
+        if (!mayHoldAny()) {
+            return false;
+        }
         boolean queued = delegate.enqueueIfPresent(sequenceIdentifier, letterBuilder);
         if (queued) {
             log.info("Projection {}: an event queued behind parked sequence {}", group, sequenceIdentifier);
         }
         return queued;
+    }
+
+    /**
+     * Axon asks whether an event's sequence is parked for every event it handles; the JDBC queue answers with a query
+     * each time. While the group has nothing parked (the table as read each second, what this replica parked, and what
+     * it parks in a transaction not yet committed), the answer is no without a round trip.
+     */
+    private boolean mayHoldAny() {
+        return System.nanoTime() - lastEnqueued < RECENT_NANOS || parked.anyIn(group);
     }
 
     /** Known to this replica's reads once the dead letter committed (other replicas read it within a second). */
@@ -96,7 +112,7 @@ class ParkingQueue implements SequencedDeadLetterQueue<EventMessage<?>> {
 
     @Override
     public boolean contains(Object sequenceIdentifier) {
-        return delegate.contains(sequenceIdentifier);
+        return mayHoldAny() && delegate.contains(sequenceIdentifier);
     }
 
     @Override

@@ -77,7 +77,7 @@ class OldShapeEventsTest extends QueryTestBase {
 
         // and a rebuild of the function and log projections reads it in the new shape too: identical tables
         Map<String, Object> rebuilt = awaitRebuild(requestRebuild(List.of("functions", "eventlog"), true));
-        assertThat(rebuilt.get("status")).as("%s", rebuilt.get("fail_reason")).isEqualTo("done");
+        assertThat(rebuilt.get("status")).as("%s", rebuilt).isEqualTo("done");
         assertThat(rebuilt.get("identical")).isEqualTo(true);
         assertThat(jdbc.queryForObject("SELECT is_disabled FROM function_view WHERE id = ?", Boolean.class, function))
                 .isTrue();
