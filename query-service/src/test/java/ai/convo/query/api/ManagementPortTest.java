@@ -70,13 +70,15 @@ class ManagementPortTest extends QueryTestBase {
         String noRoute = "error=\"ResponseStatusException\",exception=\"ResponseStatusException\",method=\"GET\","
                 + "outcome=\"CLIENT_ERROR\",status=\"404\",uri=\"NOT_FOUND\"";
         Caller caller = newOrganisation();
-        String projectId = project(caller, "metered", 0).id();
+        Project project = project(caller, "metered", 0);
+        String projectId = project.id();
         String before = get(management, "/actuator/prometheus").body();
 
         // when: two reads of a list, one without credentials, one of a path no route serves
         for (int i = 0; i < 2; i++) {
+            // the project was appended outside the caller's writes: the read waits for its position explicitly
             http.get().uri("/v2.0/projects/" + projectId + "/snippets").header("X-API-Key", caller.apiKey())
-                    .exchange().expectStatus().isOk();
+                    .header("X-Event-Position", Long.toString(project.position())).exchange().expectStatus().isOk();
         }
         http.get().uri("/v2.0/projects/" + projectId + "/snippets").exchange().expectStatus().isUnauthorized();
         http.get().uri("/v2.0/no-such-route").header("X-API-Key", caller.apiKey()).exchange().expectStatus()
