@@ -145,8 +145,9 @@ public class Commands {
                     each.add(gateway.sendAndWait(GenericCommandMessage.asCommandMessage(commands.get(i))
                             .andMetaData(java.util.Map.of("traceId", trace))));
                 } catch (RuntimeException e) {
-                    // a refusal names the command that was refused; a conflict is decided again
-                    if (translate(e) instanceof DomainException refused) {
+                    // a refusal names the command that was refused; a lost race is decided again, whole: translate
+                    // would make it a 409 refusal, which DecidingAgain never retries
+                    if (!DecidingAgain.lostTheRace(e) && translate(e) instanceof DomainException refused) {
                         throw new DomainException(refused.kind(), labels.get(i) + ": " + refused.detail()
                                 + " No operation of the batch was applied.", labeled(refused, i));
                     }

@@ -60,9 +60,10 @@ class OrganisationWriteLimit implements WebFilter, Ordered {
         return new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "Too many writes of this organisation at once: " + why
                 + ". At most " + bulkhead.permits() + " run at a time per organisation and the rest wait in line; "
                 + "send fewer at once, or retry after the time in Retry-After.",
-                Map.of("limit", bulkhead.permits(), "policy", POLICY))
+                Map.of("limit", bulkhead.permits(), "violated-policies", java.util.List.of(POLICY)))
                 .withHeader(HttpHeaders.RETRY_AFTER, "1")
-                .withHeader("RateLimit-Policy", "\"" + POLICY + "\";q=" + bulkhead.permits())
+                // a quota of concurrent requests, as the event-log streams' (draft-ietf-httpapi-ratelimit-headers)
+                .withHeader("RateLimit-Policy", "\"" + POLICY + "\";q=" + bulkhead.permits() + ";qu=\"concurrent-requests\"")
                 .withHeader("RateLimit", "\"" + POLICY + "\";r=0;t=1");
     }
 }

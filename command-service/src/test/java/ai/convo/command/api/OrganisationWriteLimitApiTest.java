@@ -40,7 +40,7 @@ class OrganisationWriteLimitApiTest extends ApiTestBase {
         assertThat(refused).isNotEmpty();
         assertThat(refused).allSatisfy(r -> {
             assertThat(r.getHeaders().getFirst("Retry-After")).isEqualTo("1");
-            assertThat(r.getHeaders().getFirst("RateLimit-Policy")).isEqualTo("\"concurrent-writes\";q=1");
+            assertThat(r.getHeaders().getFirst("RateLimit-Policy")).isEqualTo("\"concurrent-writes\";q=1;qu=\"concurrent-requests\"");
             assertThat(r.getHeaders().getFirst("RateLimit")).isEqualTo("\"concurrent-writes\";r=0;t=1");
             assertThat(r.getBody()).contains("At most 1 run at a time per organisation");
         });

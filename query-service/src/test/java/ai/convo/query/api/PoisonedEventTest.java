@@ -178,6 +178,15 @@ class PoisonedEventTest extends QueryTestBase {
                 "evicted 1 events");
         http.get().uri("/v2.0/functions/" + function).header("X-API-Key", c.apiKey())
                 .header("X-Event-Position", Long.toString(poisoned)).exchange().expectStatus().isOk();
+
+        // and: the evicted event is missing from the live event log for good, so a rebuild that must be identical
+        // refuses; one that need not be puts it back, after which live and rebuilt agree again
+        Map<String, Object> refused = awaitRebuild(requestRebuild(List.of("eventlog"), true));
+        assertThat(refused.get("status")).as("%s", refused).isEqualTo("failed");
+        Map<String, Object> resync = awaitRebuild(requestRebuild(List.of("eventlog"), false));
+        assertThat(resync.get("status")).as("%s", resync.get("fail_reason")).isEqualTo("done");
+        Map<String, Object> again = awaitRebuild(requestRebuild(List.of("eventlog"), true));
+        assertThat(again.get("status")).as("%s", again).isEqualTo("done");
     }
 
     /** The share of one core this JVM (the query service and the test) used over {@code period}. */
