@@ -2,15 +2,13 @@ package ai.convo.query.eventlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ai.convo.testing.ContractEvents;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.springframework.core.io.Resource;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
  * Every event type of the contract, found on the class path (so a new one cannot be forgotten), gives the log and
@@ -75,18 +73,7 @@ class EventFactsTest {
     }
 
     private static List<Class<?>> eventTypes() throws Exception {
-        List<Class<?>> types = new ArrayList<>();
-        for (Resource resource : new PathMatchingResourcePatternResolver()
-                .getResources("classpath*:ai/convo/contract/**/*Event.class")) {
-            String path = resource.getURL().toString();
-            String name = path.substring(path.lastIndexOf("ai/convo/contract/"), path.length() - ".class".length())
-                    .replace('/', '.');
-            Class<?> type = Class.forName(name);
-            if (type.isRecord()) {
-                types.add(type);
-            }
-        }
-        return types;
+        return ContractEvents.types();
     }
 
     /** A record with every string its component's name + "-v", collections empty, numbers 0. */

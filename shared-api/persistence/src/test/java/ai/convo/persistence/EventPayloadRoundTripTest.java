@@ -3,6 +3,7 @@ package ai.convo.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.StorableText;
+import ai.convo.testing.ContractEvents;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -14,8 +15,6 @@ import java.util.Random;
 import org.axonframework.serialization.SerializedObject;
 import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.Test;
-import org.springframework.core.io.Resource;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -77,18 +76,7 @@ class EventPayloadRoundTripTest {
     }
 
     private static List<Class<?>> eventTypes() throws Exception {
-        List<Class<?>> types = new ArrayList<>();
-        for (Resource resource : new PathMatchingResourcePatternResolver()
-                .getResources("classpath*:ai/convo/contract/**/*Event.class")) {
-            String path = resource.getURL().toString();
-            String name = path.substring(path.lastIndexOf("ai/convo/contract/"), path.length() - ".class".length())
-                    .replace('/', '.');
-            Class<?> type = Class.forName(name);
-            if (type.isRecord()) {
-                types.add(type);
-            }
-        }
-        return types;
+        return ContractEvents.types();
     }
 
     /** A record with generated storable text in every string, list of strings and map of strings; other values plain. */
