@@ -2,6 +2,7 @@ package ai.convo.command.web;
 
 import ai.convo.contract.common.StorableText;
 import ai.convo.http.HttpConfiguration;
+import ai.convo.http.body.StorableJson;
 import ai.convo.http.problem.ApiProblem;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -84,12 +85,7 @@ public final class UploadForm {
                 problems.put(name, problem);
             }
         });
-        if (problems.isEmpty()) {
-            return Mono.empty();
-        }
-        StringBuilder detail = new StringBuilder("The upload holds text that cannot be stored: ");
-        problems.forEach((name, problem) -> detail.append(name).append(' ').append(problem).append("; "));
-        return Mono.error(ApiProblem.badRequest(detail.substring(0, detail.length() - 2) + ".", problems));
+        return problems.isEmpty() ? Mono.empty() : Mono.error(StorableJson.refusal("The upload", problems));
     }
 
     private static Mono<byte[]> bytes(Part part, int max) {

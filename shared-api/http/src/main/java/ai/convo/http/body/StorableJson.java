@@ -29,16 +29,20 @@ public final class StorableJson {
     /** Refuses {@code root} with one 400 naming every such place; {@code what} names the document ("The request body"). */
     public static void check(JsonNode root, String what) {
         Map<String, Object> problems = problems(root);
-        if (problems.isEmpty()) {
-            return;
+        if (!problems.isEmpty()) {
+            throw refusal(what, problems);
         }
+    }
+
+    /** The one 400 for unstorable text, wherever it was found: {@code what} ("The upload") and each place's problem. */
+    public static ApiProblem refusal(String what, Map<String, Object> problems) {
         StringBuilder detail = new StringBuilder(what).append(" holds text that cannot be stored: ");
         boolean first = true;
         for (Map.Entry<String, Object> problem : problems.entrySet()) {
             detail.append(first ? "" : "; ").append(problem.getKey()).append(' ').append(problem.getValue());
             first = false;
         }
-        throw ApiProblem.badRequest(detail.append('.').toString(), problems);
+        return ApiProblem.badRequest(detail.append('.').toString(), problems);
     }
 
     private static void walk(JsonNode node, String path, Map<String, Object> problems) {

@@ -1,7 +1,7 @@
 package ai.convo.http.security;
 
 import ai.convo.contract.common.StorableText;
-import ai.convo.http.problem.ApiProblem;
+import ai.convo.http.body.StorableJson;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -90,9 +90,7 @@ public final class EagerFirewall implements ServerWebExchangeFirewall {
             }
         }
         if (!problems.isEmpty()) {
-            StringBuilder detail = new StringBuilder("The request holds text that cannot be stored: ");
-            problems.forEach((where, problem) -> detail.append(where).append(' ').append(problem).append("; "));
-            throw ApiProblem.badRequest(detail.substring(0, detail.length() - 2) + ".", problems);
+            throw StorableJson.refusal("The request", problems);
         }
     }
 }
