@@ -1,7 +1,9 @@
 package ai.convo.command.intent;
 
 import ai.convo.command.snapshot.ProjectCapture;
+import ai.convo.command.task.TaskCancelledException;
 import ai.convo.command.task.TaskContext;
+import ai.convo.command.task.ReadSidePace;
 import ai.convo.command.task.TaskFailedException;
 import ai.convo.command.task.TaskWork;
 import ai.convo.command.web.Clock;
@@ -14,22 +16,29 @@ import org.springframework.stereotype.Component;
 
 /**
  * The importIntents task: the uploaded file (checked at upload, kept in cmd_intent_import) applied to the flow as
- * {@link IntentImportPlan} says, all of it in one transaction or nothing, recorded as writes of the user who
- * uploaded it (who then reads them on any query replica). The staged file is removed when the task ends.
+ * {@link IntentImportPlan} says, recorded as writes of the user who uploaded it (who then reads them on any query
+ * replica). A file of up to {@link #PART_EVENTS} events is applied in one transaction, all or nothing. A larger one is
+ * applied in parts of about that size, in file order, each all or nothing, each after the projections took in the one
+ * before ({@link ReadSidePace}): otherwise every other organisation's reads after their writes would wait behind the
+ * whole import (issue 37). The task's steps count the parts. The staged file is removed when the task ends.
  */
 @Component
 class ImportIntentsWork implements TaskWork {
 
     static final String TYPE = "importIntents";
+    /** About this many events a part: another organisation's read waits behind at most one part (~0.5 s). */
+    static final int PART_EVENTS = 500;
 
     private final ProjectCapture capture;
     private final Commands commands;
     private final JdbcTemplate jdbc;
+    private final ReadSidePace pace;
 
-    ImportIntentsWork(ProjectCapture capture, Commands commands, JdbcTemplate jdbc) {
+    ImportIntentsWork(ProjectCapture capture, Commands commands, JdbcTemplate jdbc, ReadSidePace pace) {
         this.capture = capture;
         this.commands = commands;
         this.jdbc = jdbc;
+        this.pace = pace;
     }
 
     @Override
@@ -43,7 +52,8 @@ class ImportIntentsWork implements TaskWork {
         String flowId = String.valueOf(context.parameters().get("flowId"));
         String localeId = String.valueOf(context.parameters().get("localeId"));
         String mode = String.valueOf(context.parameters().get("mode"));
-        context.totalSteps(2);
+        int applied = 0;
+        int total = 0;
         try {
             List<byte[]> staged = jdbc.queryForList("SELECT content FROM cmd_intent_import WHERE task_id = ?",
                     byte[].class, taskId);
@@ -54,17 +64,37 @@ class ImportIntentsWork implements TaskWork {
             IntentImportPlan.Plan plan = IntentImportPlan.build(entries,
                     capture.intentsOf(flowId), flowId, localeId, mode,
                     context.actor(), Clock.nowSeconds());
+            List<IntentImportPlan.Part> parts = plan.parts(PART_EVENTS);
+            total = plan.created() + plan.changed();
+            context.totalSteps(1 + parts.size());
             context.stepDone(1);
-            if (!plan.commands().isEmpty()) {
-                commands.sendTogetherAs(context.actor().userId(), plan.commands(), plan.labels());
+            ReadSidePace.Run paced = pace.start();
+            for (int i = 0; i < parts.size(); i++) {
+                IntentImportPlan.Part part = parts.get(i);
+                Long position = commands.sendTogetherAs(context.actor().userId(), part.commands(), part.labels())
+                        .position();
+                applied += part.intents();
+                context.stepDone(2 + i);
+                if (position != null && i < parts.size() - 1) {
+                    paced.awaitProjected(position);
+                }
             }
             unstage(taskId);
-            context.stepDone(2);
         } catch (DomainException | ApiProblem refused) {
             // the flow changed since the upload was checked (a name taken, a parent deleted, the flow gone)
             unstage(taskId);
-            throw new TaskFailedException((refused instanceof DomainException d ? d.detail()
-                    : ((ApiProblem) refused).detail()) + " Nothing was imported.", refused);
+            String why = refused instanceof DomainException d ? d.detail() : ((ApiProblem) refused).detail();
+            throw new TaskFailedException(why + (applied == 0 ? " Nothing was imported."
+                    : " " + applied + " of the file's " + total + " intents to create or change were imported before "
+                    + "(in file order, parents first), the rest not; importing the file again with mode skip adds "
+                    + "the rest."), refused);
+        } catch (TaskCancelledException cancelled) {
+            unstage(taskId); // what the parts before the cancel imported stays, as the task's steps say
+            throw cancelled;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TaskFailedException("The import was interrupted (the service is stopping) after " + applied
+                    + " of " + total + " intents; importing the file again with mode skip adds the rest.", e);
         }
     }
 

@@ -47,6 +47,38 @@ final class IntentImportPlan {
     static final List<String> MODES = List.of("skip", "overwrite", "merge");
 
     record Plan(List<Object> commands, List<String> labels, int created, int changed, int skipped) {
+
+        /**
+         * The commands in file order, cut into parts of about {@code events} events each (at least one intent a
+         * part): an intent's command and its example sentences always go together, and parents stay before children.
+         */
+        List<Part> parts(int events) {
+            List<Part> parts = new ArrayList<>();
+            int from = 0;
+            int weight = 0;
+            int intents = 0;
+            for (int i = 0; i < commands.size(); i++) {
+                Object command = commands.get(i);
+                boolean nextIntent = !(command instanceof BatchSentencesCommand);
+                if (nextIntent && weight >= events && i > from) {
+                    parts.add(new Part(commands.subList(from, i), labels.subList(from, i), intents));
+                    from = i;
+                    weight = 0;
+                    intents = 0;
+                }
+                weight += command instanceof BatchSentencesCommand batch ? batch.operations().size() : 1;
+                intents += nextIntent ? 1 : 0;
+            }
+            if (from < commands.size()) {
+                parts.add(new Part(commands.subList(from, commands.size()), labels.subList(from, commands.size()),
+                        intents));
+            }
+            return parts;
+        }
+    }
+
+    /** Commands sent together, in one transaction; {@code intents} of the file's intents they create or change. */
+    record Part(List<Object> commands, List<String> labels, int intents) {
     }
 
     private IntentImportPlan() {

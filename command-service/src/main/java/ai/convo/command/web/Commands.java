@@ -121,16 +121,20 @@ public class Commands {
 
     /**
      * {@link #sendTogether} for work that already runs off the event loop (a Task): blocking, on the calling thread,
-     * the writes recorded under {@code keys} (the user the work runs for). A refusal is a DomainException naming
-     * the refused command's label.
+     * the writes recorded under {@code keys} (the user the work runs for), with the position of the newest event
+     * they appended (null: none). A refusal is a DomainException naming the refused command's label.
      */
-    public List<Object> sendTogetherAs(String keys, List<?> commands, List<String> labels) {
+    public Sent<List<Object>> sendTogetherAs(String keys, List<?> commands, List<String> labels) {
         try {
-            return AppendingPrincipal.as(keys, () -> together(commands, labels));
+            AppendedPositions.track();
+            List<Object> results = AppendingPrincipal.as(keys, () -> together(commands, labels));
+            return new Sent<>(results, AppendedPositions.take());
         } catch (RuntimeException e) {
             throw translate(e) instanceof RuntimeException translated ? translated : e;
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        } finally {
+            AppendedPositions.take();
         }
     }
 

@@ -45,6 +45,40 @@ class IntentImportPlanTest {
     }
 
     @Test
+    void givenALargeFile_whenCutIntoParts_thenEachIsAboutThePartSizeInFileOrderAndNoIntentIsCutFromItsSentences() {
+        // given: 1,000 intents with 1 to 9 example sentences each, the first a child of the last
+        StringBuilder json = new StringBuilder("[{\"name\":\"I0\",\"parentIntentName\":\"I999\"}");
+        for (int i = 1; i < 1_000; i++) {
+            json.append(",{\"name\":\"I").append(i).append("\",\"exampleSentences\":[");
+            for (int s = 0; s <= i % 9; s++) {
+                json.append(s == 0 ? "" : ",").append("\"s").append(s).append('"');
+            }
+            json.append("]}");
+        }
+        IntentImportPlan.Plan plan = plan(IntentFile.read(json.append(']').toString().getBytes()), List.of(), "skip");
+
+        // when
+        List<IntentImportPlan.Part> parts = plan.parts(500);
+
+        // then: the parts hold every command once, in the plan's order (parents first)
+        assertThat(parts.stream().flatMap(part -> part.commands().stream()).toList())
+                .containsExactlyElementsOf(plan.commands());
+        assertThat(parts.stream().mapToInt(IntentImportPlan.Part::intents).sum()).isEqualTo(1_000);
+        for (IntentImportPlan.Part part : parts) {
+            // each starts with an intent's own command, and holds at most one intent's events past the size
+            assertThat(part.commands().get(0)).isInstanceOf(CreateIntentCommand.class);
+            assertThat(part.labels()).hasSameSizeAs(part.commands());
+            int events = part.commands().stream().mapToInt(c -> c instanceof BatchSentencesCommand b
+                    ? b.operations().size() : 1).sum();
+            assertThat(events).isLessThan(500 + 10);
+        }
+        assertThat(parts).hasSizeGreaterThan(10);
+        // and a small file is one part: all or nothing
+        assertThat(plan(IntentFile.read("[{\"name\":\"A\"},{\"name\":\"B\"}]".getBytes()), List.of(), "skip")
+                .parts(500)).hasSize(1);
+    }
+
+    @Test
     void givenChildrenBeforeTheirParentsInTheFile_whenPlanned_thenParentsAreCreatedFirstAndLinkedById() {
         List<IntentFile.Entry> entries = IntentFile.read(("[{\"name\":\"Grandchild\",\"parentIntentName\":\"Child\"},"
                 + "{\"name\":\"Child\",\"parentIntentName\":\"Root\",\"childFeatures\":[\"Grandchild\"]},"
