@@ -576,7 +576,7 @@ class IntentAggregateTest {
                 // when
                 .when(command.command(FLOW, STRANGER))
                 // then
-                .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT + " exists."))
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, "Intent " + INTENT + " does not exist."))
                 .expectNoEvents();
     }
 
@@ -588,7 +588,7 @@ class IntentAggregateTest {
                 // when
                 .when(command.command(OTHER_FLOW, SAME_ORG_EDITOR))
                 // then
-                .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT + " exists."))
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, "Intent " + INTENT + " does not exist."))
                 .expectNoEvents();
     }
 
@@ -877,7 +877,7 @@ class IntentAggregateTest {
                     .when(new BatchSentencesCommand(IntentId.of(INTENT), FlowId.of(FLOW), STRANGER,
                             List.of(new SentenceOperation(Op.CREATE, SentenceId.of(S3), "x", LocaleId.of(EN))), T1))
                     // then
-                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT))
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "Intent " + INTENT))
                     .expectNoEvents();
         }
 
@@ -963,7 +963,7 @@ class IntentAggregateTest {
             fixture.given(created())
                     .when(new RemoveIntentLocalizationCommand(IntentId.of(INTENT), FlowId.of(FLOW), STRANGER,
                             LocaleId.of(DE), T1))
-                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT))
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "Intent " + INTENT))
                     .expectNoEvents();
         }
     }
