@@ -180,8 +180,9 @@ class IntentAggregateTest {
 
         @Test
         void givenAFlow_whenCreatingAnIntentWithEveryField_thenIntentCreatedWithTheFlowsProjectAndOrganisation() {
-            // given
+            // given: the child childFeatures names is an intent of the flow
             directory.intents.remove(INTENT);
+            directory.intent(CHILD, FLOW, "Child", null);
             IntentContent content = new IntentContent("Order pizza", "Orders food", List.of("food", "order"), true, true,
                     IntentId.of(SIBLING), "context.open", List.of("Do you want pizza?"), "Pizza or pasta?",
                     List.of("rule one"), Map.of("size", "large"), ChildFeatures.of(List.of(CHILD)), IntentBias.CHILDREN);
