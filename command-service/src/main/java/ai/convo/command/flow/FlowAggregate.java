@@ -1,5 +1,7 @@
 package ai.convo.command.flow;
 
+import ai.convo.contract.flow.FlowId;
+import ai.convo.command.web.Absent;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
 
@@ -318,7 +320,7 @@ public class FlowAggregate {
      */
     private void visibleTo(Actor actor, FlowLookup flows) {
         if (!organisationId.equals(actor.organisationId())) {
-            throw DomainException.notFound("Flow " + flowId + " does not exist.");
+            throw Absent.of(FlowId.class, flowId);
         }
         flows.requireVisible(flowId, actor);
     }
@@ -326,7 +328,7 @@ public class FlowAggregate {
     /** A batch of one project's flows names only flows of that project; another one answers as a missing one. */
     private void inProject(ProjectId expected) {
         if (expected != null && !expected.value().equals(projectId)) {
-            throw DomainException.notFound("Flow " + flowId + " does not exist in project " + expected.value() + ".");
+            throw Absent.of(FlowId.class, flowId);
         }
     }
 

@@ -1,5 +1,7 @@
 package ai.convo.command.flow;
 
+import ai.convo.contract.flow.FlowId;
+import ai.convo.command.web.Absent;
 import ai.convo.command.web.CommandSideProcessing;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
@@ -34,7 +36,7 @@ public class FlowLookup {
         List<Flow> found = jdbc.query("SELECT flow_id, project_id, organisation_id FROM cmd_flow_lookup WHERE flow_id = ?",
                 (row, n) -> new Flow(row.getString(1), row.getString(2), row.getString(3)), flowId);
         if (found.isEmpty() || !found.get(0).organisationId().equals(actor.organisationId())) {
-            throw DomainException.notFound("Flow " + flowId + " does not exist.");
+            throw Absent.of(FlowId.class, flowId);
         }
         return found.get(0);
     }

@@ -1,5 +1,7 @@
 package ai.convo.command.function;
 
+import ai.convo.contract.function.FunctionId;
+import ai.convo.command.web.Absent;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
 
@@ -101,7 +103,7 @@ public class FunctionAggregate {
     }
 
     private DomainException notFound() {
-        return DomainException.notFound("Function " + functionId + " does not exist.");
+        return Absent.of(FunctionId.class, functionId);
     }
 
     private static void requireName(String name) {

@@ -1,5 +1,7 @@
 package ai.convo.command.identity;
 
+import ai.convo.contract.identity.UserId;
+import ai.convo.command.web.Absent;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import ai.convo.contract.common.Actor;
@@ -77,7 +79,7 @@ public class UserAggregate {
 
     private void requireOwnOrganisation(String organisation) {
         if (!organisationId.equals(organisation)) {
-            throw DomainException.notFound("No user with id " + userId + " exists.");
+            throw Absent.of(UserId.class, userId);
         }
     }
 

@@ -1,5 +1,7 @@
 package ai.convo.command.intent;
 
+import ai.convo.contract.intent.IntentId;
+import ai.convo.command.web.Absent;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
 
@@ -79,6 +81,7 @@ public class IntentAggregate {
         if (parent != null) {
             requireValidParent(directory, flow.flowId(), id, parent);
         }
+        requireChildrenOfFlow(directory, flow.flowId(), content.childFeatures());
         apply(new IntentCreatedEvent(id, flow.flowId(), flow.projectId(), flow.organisationId(), command.referenceId(),
                 content.name(), content.description(), content.tags(), content.rejectIntent(), content.disabled(),
                 parent, content.condition(), content.confirmationSentences(), content.disambiguationSentence(),
@@ -124,6 +127,9 @@ public class IntentAggregate {
                 "disambiguationSentence", changed);
         List<String> rules = pick(patch.rules(), was.rules(), "rules", changed);
         Map<String, Object> data = pick(patch.data(), was.data(), "data", changed);
+        if (patch.childFeatures() != null) {
+            requireChildrenOfFlow(directory, flowId, patch.childFeatures());
+        }
         ChildFeatures childFeatures = pick(patch.childFeatures(), was.childFeatures(), "childFeatures", changed);
         String bias = was.biasTowardsParentOrChildIntents();
         if (patch.biasPresent()) {
@@ -288,7 +294,7 @@ public class IntentAggregate {
      */
     private void visibleTo(FlowId pathFlow, Actor actor, IntentDirectory directory) {
         if (!organisationId.equals(actor.organisationId()) || !flowId.equals(pathFlow.value())) {
-            throw DomainException.notFound("No resource with id " + intentId + " exists.");
+            throw Absent.of(IntentId.class, intentId);
         }
         directory.requireVisibleFlow(flowId, actor);
     }
@@ -319,6 +325,22 @@ public class IntentAggregate {
             if (ancestor.equals(intentId)) {
                 throw DomainException.conflict("Parents would form a cycle: " + String.join(" -> ", path)
                         + ". Choose a parent that is not a descendant of this intent.", Map.of("cycle", path));
+            }
+        }
+    }
+
+    /**
+     * The intents childFeatures lists must be intents of this flow: one of another flow or organisation is refused in
+     * the words of one that does not exist.
+     */
+    private static void requireChildrenOfFlow(IntentDirectory directory, String flowId, ChildFeatures features) {
+        if (features == null || features.intentIds() == null) {
+            return;
+        }
+        for (String child : features.intentIds()) {
+            if (!directory.intent(child).map(entry -> entry.flowId().equals(flowId)).orElse(false)) {
+                throw DomainException.invalid("childFeatures", "childFeatures names " + child
+                        + ", which is not an intent of flow " + flowId + ".");
             }
         }
     }

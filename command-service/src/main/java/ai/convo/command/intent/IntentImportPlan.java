@@ -117,15 +117,33 @@ final class IntentImportPlan {
         int skipped = 0;
         FlowId flow = FlowId.of(flowId);
         LocaleId locale = LocaleId.of(localeId);
+        // an intent's childFeatures may name only intents that exist: those naming one the file creates later are set
+        // once all exist, at the end
+        Set<String> exist = new HashSet<>();
+        existing.forEach(intent -> exist.add(intent.id()));
+        List<Object> laterCommands = new ArrayList<>();
+        List<String> laterLabels = new ArrayList<>();
         for (IntentFile.Entry entry : parentsFirst(entries, inFile)) {
             String key = IntentFile.key(entry.name());
             IntentId id = IntentId.of(ids.get(key));
             FlowIntent current = inFlow.get(key);
             String label = "intent '" + entry.name() + "'";
             List<SentenceOperation> sentences = new ArrayList<>();
+            ChildFeatures children = childFeatures(entry, ids);
+            // skip and merge leave an existing intent's childFeatures as they are
+            boolean childrenLater = (current == null || mode.equals("overwrite"))
+                    && children != null && children.intentIds() != null
+                    && !exist.containsAll(children.intentIds());
+            if (childrenLater) {
+                laterCommands.add(new UpdateIntentCommand(id, flow, actor, new IntentPatch(null, null, null, null, null,
+                        false, null, null, null, null, null, null, children, false, null), null, now));
+                laterLabels.add(label + " (childFeatures)");
+            }
+            exist.add(id.value());
             if (current == null) {
+                IntentContent content = content(entry, ids);
                 commands.add(new CreateIntentCommand(id, flow, actor, UUID.randomUUID().toString(),
-                        content(entry, ids), now));
+                        childrenLater ? withoutChildren(content) : content, now));
                 labels.add(label);
                 entry.exampleSentences().forEach(text -> sentences.add(create(text, locale)));
                 created++;
@@ -137,7 +155,7 @@ final class IntentImportPlan {
                         .map(FlowSentence::text).toList();
                 IntentPatch patch;
                 if (mode.equals("overwrite")) {
-                    patch = overwrite(entry, ids);
+                    patch = overwrite(entry, ids, childrenLater);
                     current.sentences().stream().filter(s -> s.localeId().equals(localeId)).forEach(s -> sentences.add(
                             new SentenceOperation(BatchOperations.Op.DELETE, SentenceId.of(s.id()), null, null)));
                     entry.exampleSentences().forEach(text -> sentences.add(create(text, locale)));
@@ -155,6 +173,8 @@ final class IntentImportPlan {
                 labels.add(label + " (example sentences)");
             }
         }
+        commands.addAll(laterCommands);
+        labels.addAll(laterLabels);
         return new Plan(commands, labels, created, changed, skipped);
     }
 
@@ -195,10 +215,16 @@ final class IntentImportPlan {
                 bias(e));
     }
 
-    private static IntentPatch overwrite(IntentFile.Entry e, Map<String, String> ids) {
+    private static IntentContent withoutChildren(IntentContent c) {
+        return new IntentContent(c.name(), c.description(), c.tags(), c.rejectIntent(), c.disabled(), c.parentIntentId(),
+                c.condition(), c.confirmationSentences(), c.disambiguationSentence(), c.rules(), c.data(),
+                ChildFeatures.NONE, c.bias());
+    }
+
+    private static IntentPatch overwrite(IntentFile.Entry e, Map<String, String> ids, boolean childrenLater) {
         return new IntentPatch(e.name(), e.description(), e.tags(), e.rejectIntent(), e.disabled(), e.parentPresent(),
                 parent(e, ids), e.condition(), e.confirmationSentences(), e.disambiguationSentence(), e.rules(), e.data(),
-                childFeatures(e, ids), e.biasPresent(), bias(e));
+                childrenLater ? null : childFeatures(e, ids), e.biasPresent(), bias(e));
     }
 
     private static IntentPatch merge(IntentFile.Entry e, FlowIntent current) {

@@ -1,5 +1,6 @@
 package ai.convo.command.knowledge;
 
+import ai.convo.contract.common.DomainException;
 import ai.convo.command.web.Clock;
 import ai.convo.contract.knowledge.CompleteKnowledgeSourceIngestionCommand;
 import ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent;
@@ -8,7 +9,6 @@ import ai.convo.contract.knowledge.SourceStatus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
@@ -42,8 +42,11 @@ public class KnowledgeIngestion {
         try {
             commands.sendAndWait(new CompleteKnowledgeSourceIngestionCommand(KnowledgeSourceId.of(event.sourceId()),
                     Clock.nowSeconds()));
-        } catch (AggregateNotFoundException deletedMeanwhile) {
+        } catch (DomainException deletedMeanwhile) {
             // The client deleted the source while it was being ingested: nothing left to ingest.
+            if (deletedMeanwhile.kind() != DomainException.Kind.NOT_FOUND) {
+                throw deletedMeanwhile;
+            }
         }
     }
 }

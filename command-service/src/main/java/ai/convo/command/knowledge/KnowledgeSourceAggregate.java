@@ -1,5 +1,7 @@
 package ai.convo.command.knowledge;
 
+import ai.convo.contract.knowledge.KnowledgeSourceId;
+import ai.convo.command.web.Absent;
 import static ai.convo.command.knowledge.KnowledgeStoreAggregate.require;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
@@ -178,7 +180,7 @@ public class KnowledgeSourceAggregate {
     }
 
     private DomainException notFound() {
-        return DomainException.notFound("Knowledge source " + sourceId + " does not exist.");
+        return Absent.of(KnowledgeSourceId.class, sourceId);
     }
 
     // ---- state (event sourcing handlers only assign)

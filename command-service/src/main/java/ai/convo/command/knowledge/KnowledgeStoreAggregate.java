@@ -1,5 +1,7 @@
 package ai.convo.command.knowledge;
 
+import ai.convo.contract.knowledge.KnowledgeStoreId;
+import ai.convo.command.web.Absent;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
 
@@ -107,7 +109,7 @@ public class KnowledgeStoreAggregate {
     }
 
     private DomainException notFound() {
-        return DomainException.notFound("Knowledge store " + storeId + " does not exist.");
+        return Absent.of(KnowledgeStoreId.class, storeId);
     }
 
     static void require(String field, String problem) {

@@ -1,5 +1,7 @@
 package ai.convo.command.knowledge;
 
+import ai.convo.contract.knowledge.KnowledgeStoreId;
+import ai.convo.command.web.Absent;
 import ai.convo.command.web.CommandSideProcessing;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
@@ -38,7 +40,7 @@ public class KnowledgeStoreLookup {
                         + "WHERE store_id = ? FOR SHARE",
                 (row, n) -> new Store(row.getString(1), row.getString(2), row.getString(3)), storeId);
         if (found.isEmpty() || !found.get(0).organisationId().equals(actor.organisationId())) {
-            throw DomainException.notFound("Knowledge store " + storeId + " does not exist.");
+            throw Absent.of(KnowledgeStoreId.class, storeId);
         }
         return found.get(0);
     }

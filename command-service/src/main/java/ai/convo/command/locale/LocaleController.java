@@ -1,5 +1,6 @@
 package ai.convo.command.locale;
 
+import ai.convo.command.web.Absent;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
 import ai.convo.contract.common.DomainException;
@@ -114,6 +115,6 @@ public class LocaleController {
     }
 
     private static String project(Optional<String> found, String localeId) {
-        return found.orElseThrow(() -> DomainException.notFound("Locale " + localeId + " does not exist."));
+        return found.orElseThrow(() -> Absent.of(LocaleId.class, localeId));
     }
 }

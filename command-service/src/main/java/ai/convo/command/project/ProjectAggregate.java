@@ -1,5 +1,8 @@
 package ai.convo.command.project;
 
+import ai.convo.contract.locale.LocaleId;
+import ai.convo.contract.project.ProjectId;
+import ai.convo.command.web.Absent;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
 
@@ -225,7 +228,7 @@ public class ProjectAggregate {
     /** Another organisation's project answers exactly as a missing one does. */
     private void visibleTo(Actor actor) {
         if (!organisationId.equals(actor.organisationId())) {
-            throw DomainException.notFound("No resource with id " + projectId + " exists.");
+            throw Absent.of(ProjectId.class, projectId);
         }
     }
 
@@ -235,14 +238,14 @@ public class ProjectAggregate {
      */
     private void localeVisibleTo(Actor actor, String localeId) {
         if (!organisationId.equals(actor.organisationId())) {
-            throw DomainException.notFound("Locale " + localeId + " does not exist.");
+            throw Absent.of(LocaleId.class, localeId);
         }
     }
 
     private LocaleRecord requireLocale(String localeId) {
         LocaleRecord locale = locales.get(localeId);
         if (locale == null) {
-            throw DomainException.notFound("Locale " + localeId + " does not exist.");
+            throw Absent.of(LocaleId.class, localeId);
         }
         return locale;
     }

@@ -1,5 +1,7 @@
 package ai.convo.command.project;
 
+import ai.convo.contract.project.ProjectId;
+import ai.convo.command.web.Absent;
 import ai.convo.command.web.CommandSideProcessing;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
@@ -32,7 +34,7 @@ public class ProjectLookup {
         List<String> owner = jdbc.queryForList("SELECT organisation_id FROM cmd_project_lookup WHERE project_id = ?",
                 String.class, projectId);
         if (owner.isEmpty() || !owner.get(0).equals(actor.organisationId())) {
-            throw DomainException.notFound("Project " + projectId + " does not exist.");
+            throw Absent.of(ProjectId.class, projectId);
         }
     }
 

@@ -1,5 +1,6 @@
 package ai.convo.command.snapshot;
 
+import ai.convo.command.web.Absent;
 import ai.convo.command.flow.FlowLookup;
 import ai.convo.command.web.Clock;
 import ai.convo.contract.common.Actor;
@@ -67,7 +68,7 @@ public class FlowCopies {
         ProjectCapture.Captured project = consistentRead.execute(status -> capture.capture(visible.projectId()));
         ProjectCapture.Flow source = project == null ? null : project.flows.get(flowId);
         if (source == null) {
-            throw DomainException.notFound("Flow " + flowId + " does not exist.");
+            throw Absent.of(FlowId.class, flowId);
         }
         long at = Clock.nowSeconds();
         FlowId copy = FlowId.generate();

@@ -1,5 +1,7 @@
 package ai.convo.command.snapshot;
 
+import ai.convo.contract.snapshot.SnapshotId;
+import ai.convo.command.web.Absent;
 import ai.convo.command.web.CommandSideProcessing;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
@@ -43,7 +45,7 @@ public class SnapshotLookup {
                         + "WHERE snapshot_id = ?", (row, n) -> new Location(row.getString(1), row.getString(2),
                         row.getString(3)), snapshotId);
         if (found.isEmpty() || !found.get(0).organisationId().equals(actor.organisationId())) {
-            throw DomainException.notFound("Snapshot " + snapshotId + " does not exist.");
+            throw Absent.of(SnapshotId.class, snapshotId);
         }
         return found.get(0);
     }

@@ -1,5 +1,7 @@
 package ai.convo.command.task;
 
+import ai.convo.contract.task.TaskId;
+import ai.convo.command.web.Absent;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import ai.convo.command.project.ProjectLookup;
@@ -139,7 +141,7 @@ public class TaskAggregate {
     @CommandHandler
     public TaskRecord handle(RequestTaskCancelCommand command) {
         if (!organisationId.equals(command.actor().organisationId())) {
-            throw DomainException.notFound("Task " + command.taskId().value() + " does not exist.");
+            throw Absent.of(TaskId.class, command.taskId().value());
         }
         switch (status) {
             case queued, active -> apply(new TaskCancelRequestedEvent(taskId, projectId, organisationId,

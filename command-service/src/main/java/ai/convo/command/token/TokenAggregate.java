@@ -1,5 +1,6 @@
 package ai.convo.command.token;
 
+import ai.convo.command.web.Absent;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted;
 
@@ -125,7 +126,7 @@ public class TokenAggregate {
     }
 
     private static DomainException notFound(String id) {
-        return DomainException.notFound("Token " + id + " does not exist in this project.");
+        return Absent.of(TokenId.class, id);
     }
 
     private static void requireLabel(String label) {

@@ -120,7 +120,7 @@ class UserAggregateTest {
                 .when(issue(KEY, OTHER_ORG))
                 // then
                 .expectException(DomainException.class)
-                .expectException(domainError(DomainException.Kind.NOT_FOUND, "No user with id " + USER + " exists."))
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, "User " + USER + " does not exist."))
                 .expectNoEvents();
     }
 
@@ -202,7 +202,7 @@ class UserAggregateTest {
                 // when
                 .when(revoke(KEY, OTHER_ORG))
                 // then
-                .expectException(domainError(DomainException.Kind.NOT_FOUND, "No user with id " + USER + " exists."))
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, "User " + USER + " does not exist."))
                 .expectNoEvents();
     }
 
@@ -235,6 +235,6 @@ class UserAggregateTest {
                         T1))
                 .expectNoEvents()
                 .expectException(DomainException.class)
-                .expectExceptionMessage(containsString("No user with id"));
+                .expectExceptionMessage(containsString("does not exist."));
     }
 }

@@ -180,8 +180,9 @@ class IntentAggregateTest {
 
         @Test
         void givenAFlow_whenCreatingAnIntentWithEveryField_thenIntentCreatedWithTheFlowsProjectAndOrganisation() {
-            // given
+            // given: the child childFeatures names is an intent of the flow
             directory.intents.remove(INTENT);
+            directory.intent(CHILD, FLOW, "Child", null);
             IntentContent content = new IntentContent("Order pizza", "Orders food", List.of("food", "order"), true, true,
                     IntentId.of(SIBLING), "context.open", List.of("Do you want pizza?"), "Pizza or pasta?",
                     List.of("rule one"), Map.of("size", "large"), ChildFeatures.of(List.of(CHILD)), IntentBias.CHILDREN);
@@ -576,7 +577,7 @@ class IntentAggregateTest {
                 // when
                 .when(command.command(FLOW, STRANGER))
                 // then
-                .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT + " exists."))
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, "Intent " + INTENT + " does not exist."))
                 .expectNoEvents();
     }
 
@@ -588,7 +589,7 @@ class IntentAggregateTest {
                 // when
                 .when(command.command(OTHER_FLOW, SAME_ORG_EDITOR))
                 // then
-                .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT + " exists."))
+                .expectException(domainError(DomainException.Kind.NOT_FOUND, "Intent " + INTENT + " does not exist."))
                 .expectNoEvents();
     }
 
@@ -877,7 +878,7 @@ class IntentAggregateTest {
                     .when(new BatchSentencesCommand(IntentId.of(INTENT), FlowId.of(FLOW), STRANGER,
                             List.of(new SentenceOperation(Op.CREATE, SentenceId.of(S3), "x", LocaleId.of(EN))), T1))
                     // then
-                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT))
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "Intent " + INTENT))
                     .expectNoEvents();
         }
 
@@ -963,7 +964,7 @@ class IntentAggregateTest {
             fixture.given(created())
                     .when(new RemoveIntentLocalizationCommand(IntentId.of(INTENT), FlowId.of(FLOW), STRANGER,
                             LocaleId.of(DE), T1))
-                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + INTENT))
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "Intent " + INTENT))
                     .expectNoEvents();
         }
     }

@@ -231,7 +231,7 @@ class ProjectAggregateTest {
                     // when
                     .when(update(STRANGER, "Mine now", null))
                     // then
-                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + PROJECT + " exists."))
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "Project " + PROJECT + " does not exist."))
                     .expectNoEvents();
         }
 
@@ -306,7 +306,7 @@ class ProjectAggregateTest {
                     // when
                     .when(settings(STRANGER, Map.of("timezone", "Europe/Paris")))
                     // then
-                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "No resource with id " + PROJECT + " exists."))
+                    .expectException(domainError(DomainException.Kind.NOT_FOUND, "Project " + PROJECT + " does not exist."))
                     .expectNoEvents();
         }
     }
@@ -400,7 +400,7 @@ class ProjectAggregateTest {
 
     static Stream<Arguments> commandsOfAnotherOrganisation() {
         ProjectId project = ProjectId.of(PROJECT);
-        String noProject = "No resource with id " + PROJECT + " exists.";
+        String noProject = "Project " + PROJECT + " does not exist.";
         // a locale is addressed by its own id: the refusal is that of a locale that does not exist, naming no project
         String noLocale = "Locale " + DE + " does not exist.";
         return Stream.of(

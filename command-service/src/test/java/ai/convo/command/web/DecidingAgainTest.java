@@ -40,14 +40,30 @@ class DecidingAgainTest {
     }
 
     @Test
-    void givenAnAggregateCreatedTwiceWithOneId_whenRun_thenItIsNotRetried() {
+    void givenAnAggregateCreatedTwiceWithOneId_whenRun_thenItIsDecidedAgainOnceOnly() {
         AtomicInteger attempts = new AtomicInteger();
 
         assertThatThrownBy(() -> DecidingAgain.run(() -> {
             attempts.incrementAndGet();
             throw new AggregateStreamCreationException("exists");
         })).isInstanceOf(AggregateStreamCreationException.class);
-        assertThat(attempts).hasValue(1);
+        assertThat(attempts).hasValue(2);
+    }
+
+    @Test
+    void givenAnAggregateCreatedIfMissingByAnotherWriterFirst_whenRun_thenDecidedAgainOnWhatIsThere() {
+        AtomicInteger attempts = new AtomicInteger();
+
+        String result = DecidingAgain.run(() -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw new CommandExecutionException("append refused",
+                        new AggregateStreamCreationException("Cannot reuse aggregate identifier [snapshots-p]"));
+            }
+            return "found and decided";
+        });
+
+        assertThat(result).isEqualTo("found and decided");
+        assertThat(attempts).hasValue(2);
     }
 
     @Test

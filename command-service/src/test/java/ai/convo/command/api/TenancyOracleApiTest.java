@@ -1,0 +1,277 @@
+package ai.convo.command.api;
+
+import static java.util.Map.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.convo.contract.common.Ids;
+import ai.convo.testing.HostileCorpus;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * Every write route of the command service, sent by one organisation with another organisation's id in each place an
+ * id goes (path and body, one place at a time, its own ids everywhere else): the whole answer must be byte for byte the
+ * one a random id gets (trace id and instance aside, the id itself masked), and nothing is stored. Anything else
+ * tells one organisation what exists in another, or lets it refer to another's resources. The routes come from the
+ * service's own route table: a new write route fails here until it is given its body below. An answer that is not a
+ * refusal must be one that changes nothing (removing what is not there), or it stored a reference to the other's.
+ */
+class TenancyOracleApiTest extends IntentApiSupport {
+
+    /** The body each write route is sent with; ids are {kind} placeholders, filled per organisation. */
+    private static final Map<String, String> BODIES = Map.ofEntries(
+            entry("POST /v2.0/users/me/apikeys", "{}"),
+            entry("DELETE /v2.0/users/me/apikeys/{apiKeyId}", ""),
+            entry("POST /v2.0/users/{userId}/resetfailedloginattempts", "{}"),
+            entry("POST /v2.0/flows", "{\"projectId\":\"{projectId}\",\"name\":\"{fresh}\"}"),
+            entry("POST /v2.0/flows/{flowId}/clone", "{}"),
+            entry("PATCH /v2.0/flows/{flowId}", "{\"name\":\"{fresh}\"}"),
+            entry("PATCH /v2.0/flows", "{\"operations\":[{\"op\":\"update\",\"id\":\"{flowId}\",\"value\":{\"name\":\"{fresh}\"}}]}"),
+            entry("PATCH /v2.0/flows/{flowId}/settings",
+                    "{\"localeSettings\":{\"localeReference\":\"{localeId}\",\"inheritFallbackLocaleModel\":true}}"),
+            entry("DELETE /v2.0/flows/{flowId}", ""),
+            entry("POST /v2.0/snapshots", "{\"projectId\":\"{projectId}\",\"name\":\"{fresh}\"}"),
+            entry("DELETE /v2.0/snapshots/{snapshotId}", ""),
+            entry("POST /v2.0/snapshots/{snapshotId}/restore", "{\"projectId\":\"{projectId}\"}"),
+            entry("POST /v2.0/snapshots/{snapshotId}/package", "{}"),
+            entry("POST /v2.0/snapshots/{snapshotId}/downloadlink", "{}"),
+            entry("POST /v2.0/tasks/{taskId}/cancel", "{}"),
+            entry("POST /v2.0/projects/{projectId}/snippets", "{\"label\":\"{fresh}\",\"type\":\"custom\",\"script\":\"x\"}"),
+            entry("PATCH /v2.0/projects/{projectId}/snippets/{snippetId}", "{\"label\":\"{fresh}\"}"),
+            entry("DELETE /v2.0/projects/{projectId}/snippets/{snippetId}", ""),
+            entry("POST /v2.0/projects", "{\"name\":\"{fresh}\",\"locale\":\"en-US\"}"),
+            entry("PATCH /v2.0/projects/{projectId}", "{\"name\":\"{fresh}\"}"),
+            entry("PATCH /v2.0/projects/{projectId}/settings", "{}"),
+            entry("POST /v2.0/projects/validateprojectname", "{\"name\":\"{fresh}\"}"),
+            entry("DELETE /v2.0/projects/{projectId}", ""),
+            entry("POST /v2.0/external/{voiceAssistant}/users", "{\"accessToken\":\"a\",\"refreshToken\":\"r\"}"),
+            entry("DELETE /v2.0/external/{voiceAssistant}/users/me", ""),
+            entry("POST /v2.0/locales", "{\"projectId\":\"{projectId}\",\"name\":\"{fresh}\",\"nluLanguage\":\"de-DE\","
+                    + "\"fallbackLocaleReference\":\"{localeId}\"}"),
+            entry("PATCH /v2.0/locales/{localeId}", "{\"fallbackLocaleReference\":\"{otherLocaleId}\"}"),
+            entry("DELETE /v2.0/locales/{localeId}", ""),
+            entry("POST /v2.0/functions", "{\"projectId\":\"{projectId}\",\"name\":\"{fresh}\",\"code\":\"return 1;\"}"),
+            entry("PATCH /v2.0/functions/{functionId}", "{\"name\":\"{fresh}\"}"),
+            entry("DELETE /v2.0/functions/{functionId}", ""),
+            entry("POST /v2.0/knowledgestores", "{\"projectId\":\"{projectId}\",\"name\":\"{fresh}\",\"language\":\"en-US\"}"),
+            entry("PATCH /v2.0/knowledgestores/{knowledgeStoreId}", "{\"name\":\"{fresh}\"}"),
+            entry("DELETE /v2.0/knowledgestores/{knowledgeStoreId}", ""),
+            entry("POST /v2.0/knowledgestores/{knowledgeStoreId}/sources", "{\"name\":\"{fresh}\",\"type\":\"manual\"}"),
+            entry("PATCH /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}", "{\"name\":\"{fresh}\"}"),
+            entry("DELETE /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}", ""),
+            entry("POST /v2.0/flows/{flowId}/states", "{\"name\":\"{fresh}\",\"intentIds\":[\"{intentId}\"]}"),
+            entry("PATCH /v2.0/flows/{flowId}/states/{stateId}", "{\"intentIds\":[\"{intentId}\"]}"),
+            entry("PATCH /v2.0/flows/{flowId}/states", "{\"operations\":[{\"op\":\"update\",\"id\":\"{stateId}\","
+                    + "\"value\":{\"intentIds\":[\"{intentId}\"]}},{\"op\":\"create\",\"value\":{\"name\":\"{fresh}\","
+                    + "\"intentIds\":[\"{otherIntentId}\"]}}]}"),
+            entry("DELETE /v2.0/flows/{flowId}/states/{stateId}", ""),
+            entry("POST /v2.0/flows/{flowId}/states/{stateId}/addintent", "{\"intentId\":\"{otherIntentId}\"}"),
+            entry("POST /v2.0/flows/{flowId}/states/{stateId}/removeintent", "{\"intentId\":\"{intentId}\"}"),
+            entry("POST /v2.0/flows/{flowId}/intents/export", "{\"localeId\":\"{localeId}\",\"format\":\"json\"}"),
+            entry("POST /v2.0/flows/{flowId}/intents", "{\"name\":\"{fresh}\",\"parentIntentId\":\"{intentId}\","
+                    + "\"childFeatures\":[\"{otherIntentId}\"]}"),
+            entry("PATCH /v2.0/flows/{flowId}/intents/{intentId}", "{\"localeId\":\"{localeId}\","
+                    + "\"parentIntentId\":\"{otherIntentId}\",\"childFeatures\":[\"{otherIntentId}\"]}"),
+            entry("PATCH /v2.0/flows/{flowId}/intents", "{\"operations\":[{\"op\":\"update\",\"id\":\"{intentId}\","
+                    + "\"value\":{\"childFeatures\":[\"{otherIntentId}\"],\"localeId\":\"{localeId}\"}},"
+                    + "{\"op\":\"create\",\"value\":{\"name\":\"{fresh}\",\"parentIntentId\":\"{intentId}\","
+                    + "\"childFeatures\":[\"{otherIntentId}\"]}},{\"op\":\"delete\",\"id\":\"{otherIntentId}\"}]}"),
+            entry("POST /v2.0/flows/{flowId}/intents/{intentId}/addlocalization",
+                    "{\"localeId\":\"{otherLocaleId}\",\"inheritFromLocaleId\":\"{localeId}\"}"),
+            entry("POST /v2.0/flows/{flowId}/intents/{intentId}/removelocalization", "{\"localeId\":\"{otherLocaleId}\"}"),
+            entry("POST /v2.0/flows/{flowId}/addlocalization",
+                    "{\"localeId\":\"{otherLocaleId}\",\"inheritFromLocaleId\":\"{localeId}\"}"),
+            entry("POST /v2.0/flows/{flowId}/removelocalization", "{\"localeId\":\"{otherLocaleId}\"}"),
+            entry("DELETE /v2.0/flows/{flowId}/intents/learningsentences/{learningSentenceId}", ""),
+            entry("DELETE /v2.0/flows/{flowId}/intents/{intentId}", ""),
+            entry("POST /v2.0/flows/{flowId}/intents/{intentId}/sentences", "{\"text\":\"t\",\"localeId\":\"{localeId}\"}"),
+            entry("PATCH /v2.0/flows/{flowId}/intents/{intentId}/sentences", "{\"operations\":[{\"op\":\"update\","
+                    + "\"id\":\"{sentenceId}\",\"value\":{\"text\":\"t2\"}},{\"op\":\"create\",\"value\":{\"text\":\"t3\","
+                    + "\"localeId\":\"{localeId}\"}}]}"),
+            entry("PATCH /v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}",
+                    "{\"text\":\"t2\",\"localeReference\":\"{localeId}\"}"),
+            entry("DELETE /v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}", ""),
+            entry("POST /v2.0/flows/{flowId}/intents/{intentId}/sentences/generate", "{}"),
+            entry("POST /v2.0/flows/{flowId}/intents/train", "{}"),
+            entry("POST /v2.0/projects/{projectId}/trainallflows", "{}"));
+
+    /** Write routes no organisation's key reaches (system administrators', or the system's own). */
+    private static final List<String> NOT_AN_ORGANISATIONS = List.of(
+            "POST /management/v2.0/organisations", "POST /management/v2.0/system/createsystemmessage",
+            "POST /management/v2.0/projections/rebuild", "POST /management/v2.0/projections/deadletters/{action}",
+            "POST /management/v2.0/callrecords");
+
+    /** Multipart routes: their form fields are checked by their own tests (below, the same way). */
+    private static final List<String> MULTIPART = List.of("POST /v2.0/snapshots/upload",
+            "POST /v2.0/flows/{flowId}/intents/import");
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)}");
+
+    @Autowired
+    List<RequestMappingHandlerMapping> mappings;
+
+    @Test
+    void givenTheRouteTable_whenListed_thenEveryWriteRouteHasABodyHere() {
+        // given
+        List<String> writes = writeRoutes();
+        // then
+        assertThat(writes).hasSizeGreaterThan(60);
+        assertThat(writes.stream().filter(route -> !BODIES.containsKey(route) && !NOT_AN_ORGANISATIONS.contains(route)
+                && !MULTIPART.contains(route))).isEmpty();
+    }
+
+    @Test
+    void givenEveryWriteRoute_whenAnotherOrganisationsIdIsInPathOrBody_thenTheAnswerIsThatOfAnIdThatDoesNotExist() {
+        // given: one of each resource in organisation A (the bootstrap's) and in organisation B
+        Map<String, String> a = resources(ADMIN_KEY, adminUserId());
+        String otherKey = otherOrganisationKey("oracle-" + Ids.newId() + "@example.com");
+        Map<String, String> b = resources(otherKey, null);
+        List<String> differences = new ArrayList<>();
+        // when: B sends each write route with one of A's ids, then with a random id, in the same place
+        for (String route : writeRoutes()) {
+            if (!BODIES.containsKey(route)) {
+                continue;
+            }
+            String method = route.substring(0, route.indexOf(' '));
+            String path = route.substring(route.indexOf(' ') + 1);
+            String body = BODIES.get(route);
+            int places = count(path) + count(body);
+            for (int place = 0; place < places; place++) {
+                String kind = kindAt(path + body, place);
+                if (!a.containsKey(kind)) {
+                    continue; // a segment that names no resource of an organisation ({voiceAssistant})
+                }
+                String random = Ids.newId();
+                // a name of its own per pair, so that no name taken by an earlier request decides the answer
+                Map<String, String> own = new LinkedHashMap<>(b);
+                own.put("fresh", "N" + Ids.newId());
+                long before = eventCount();
+                Answer foreign = send(otherKey, method, path, body, own, place, a.get(kind));
+                Answer missing = send(otherKey, method, path, body, own, place, random);
+                long stored = eventCount() - before;
+                // then
+                String at = route + " with " + kind + " #" + place;
+                if (!foreign.without(a.get(kind)).equals(missing.without(random))) {
+                    differences.add(at + ":\n  foreign: " + foreign + "\n  random:  " + missing);
+                } else if (foreign.status() >= 500 && foreign.status() != 501) {
+                    differences.add(at + ": a server error: " + foreign);
+                } else if (stored != 0) {
+                    // equal answers that stored something: the other organisation's id was taken as a reference
+                    differences.add(at + ": stored " + stored + " events: " + foreign);
+                }
+            }
+        }
+        assertThat(differences).isEmpty();
+    }
+
+    /** A route's answer: its status and body without what differs per request (instance, traceId). */
+    record Answer(int status, String body) {
+
+        String without(String id) {
+            return status + " " + body.replace(id, "<ID>")
+                    .replaceAll("\"traceId\"\\s*:\\s*\"[^\"]*\"", "\"traceId\":\"\"")
+                    .replaceAll("\"instance\"\\s*:\\s*\"[^\"]*\"", "\"instance\":\"\"");
+        }
+    }
+
+    private Answer send(String key, String method, String path, String body, Map<String, String> own, int place,
+                        String id) {
+        String filledPath = fill(path, own, place, id);
+        String filledBody = fill(body, own, place - count(path), id);
+        String uri = filledPath + (path.equals("/v2.0/flows") && method.equals("PATCH")
+                ? "?projectId=" + own.get("projectId") : "");
+        var request = http.method(HttpMethod.valueOf(method)).uri(uri).header("X-API-Key", key);
+        var result = (filledBody.isEmpty() ? request.exchange() : request.contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(filledBody.getBytes(StandardCharsets.UTF_8)).exchange())
+                .expectBody(String.class).returnResult();
+        return new Answer(result.getStatus().value(), result.getResponseBody() == null ? "" : result.getResponseBody());
+    }
+
+    /** The text with its placeholders filled from {@code own}, the one at {@code place} with {@code id}. */
+    private static String fill(String text, Map<String, String> own, int place, String id) {
+        Matcher variable = PLACEHOLDER.matcher(text);
+        StringBuilder filled = new StringBuilder();
+        int index = 0;
+        while (variable.find()) {
+            String value = index++ == place ? id : own.getOrDefault(variable.group(1), Ids.newId());
+            variable.appendReplacement(filled, Matcher.quoteReplacement(value));
+        }
+        variable.appendTail(filled);
+        return filled.toString();
+    }
+
+    private static int count(String text) {
+        return (int) PLACEHOLDER.matcher(text).results().count();
+    }
+
+    private static String kindAt(String text, int place) {
+        return PLACEHOLDER.matcher(text).results().skip(place).findFirst().orElseThrow().group(1);
+    }
+
+    private List<String> writeRoutes() {
+        return new ArrayList<>(new TreeSet<>(mappings.stream().flatMap(m -> HostileCorpus.routes(m).stream())
+                .filter(route -> !route.method().equals("GET") && !route.method().equals("HEAD")
+                        && !route.method().equals("OPTIONS"))
+                .map(route -> route.method() + " " + route.pattern().replaceFirst("^/new", ""))
+                .toList()));
+    }
+
+    /** One of each resource an id can name, created through the routes by the organisation of {@code key}. */
+    @SuppressWarnings("unchecked")
+    private Map<String, String> resources(String key, String userId) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        Map<String, Object> project = createProject(key, "Oracle " + Ids.newId(), "en-US");
+        String projectId = (String) project.get("_id");
+        ids.put("projectId", projectId);
+        ids.put("localeId", (String) project.get("primaryLocaleReference"));
+        ids.put("otherLocaleId", (String) createLocale(key, Map.of("projectId", projectId, "name", "German",
+                "nluLanguage", "de-DE")).get("_id"));
+        String flowId = created(key, HttpMethod.POST, "/v2.0/flows", Map.of("projectId", projectId, "name", "Main"));
+        ids.put("flowId", flowId);
+        String intents = "/v2.0/flows/" + flowId + "/intents";
+        String intentId = created(key, HttpMethod.POST, intents, Map.of("name", "Greeting"));
+        ids.put("intentId", intentId);
+        ids.put("otherIntentId", created(key, HttpMethod.POST, intents, Map.of("name", "Farewell")));
+        ids.put("sentenceId", created(key, HttpMethod.POST, intents + "/" + intentId + "/sentences",
+                Map.of("text", "hello there", "localeId", ids.get("localeId"))));
+        ids.put("stateId", created(key, HttpMethod.POST, "/v2.0/flows/" + flowId + "/states",
+                Map.of("name", "Start", "intentIds", List.of(intentId))));
+        ids.put("functionId", created(key, HttpMethod.POST, "/v2.0/functions",
+                Map.of("projectId", projectId, "name", "F", "code", "return 1;")));
+        ids.put("snippetId", created(key, HttpMethod.POST, "/v2.0/projects/" + projectId + "/snippets",
+                Map.of("label", "L", "type", "custom", "script", "x")));
+        String storeId = created(key, HttpMethod.POST, "/v2.0/knowledgestores",
+                Map.of("projectId", projectId, "name", "FAQ", "language", "en-US"));
+        ids.put("knowledgeStoreId", storeId);
+        Map<String, Object> source = json(send(HttpMethod.POST, "/v2.0/knowledgestores/" + storeId + "/sources", key,
+                Map.of("name", "Manual", "type", "manual")), 201);
+        Object record = source.containsKey("knowledgeSource") ? source.get("knowledgeSource") : source;
+        ids.put("sourceId", (String) ((Map<String, Object>) record).get("_id"));
+        ids.put("apiKeyId", (String) json(send(HttpMethod.POST, "/v2.0/users/me/apikeys", key, Map.of()), 201).get("_id"));
+        ids.put("userId", userId != null ? userId : jdbc.queryForObject(
+                "SELECT user_id FROM identity_api_key WHERE id = ?", String.class, ids.get("apiKeyId")));
+        Map<String, Object> task = json(send(HttpMethod.POST, "/v2.0/snapshots", key,
+                Map.of("projectId", projectId, "name", "S")), 202);
+        ids.put("taskId", (String) task.get("_id"));
+        ids.put("snapshotId", (String) ((Map<String, Object>) task.get("parameters")).get("snapshotId"));
+        SnapshotWorkSupport.eventually(() -> "done".equals(jdbc.queryForList(
+                "SELECT status FROM task_run WHERE task_id = ?", String.class, ids.get("taskId")).stream()
+                .findFirst().orElse(null)), "the snapshot of " + projectId);
+        return ids;
+    }
+
+    private String created(String key, HttpMethod method, String uri, Map<String, Object> body) {
+        return (String) json(send(method, uri, key, body), 201).get("_id");
+    }
+}
