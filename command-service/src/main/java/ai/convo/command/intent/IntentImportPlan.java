@@ -57,6 +57,7 @@ final class IntentImportPlan {
             int from = 0;
             int weight = 0;
             int intents = 0;
+            Set<IntentId> counted = new HashSet<>(); // an intent whose childFeatures are set at the end counts once
             for (int i = 0; i < commands.size(); i++) {
                 Object command = commands.get(i);
                 boolean nextIntent = !(command instanceof BatchSentencesCommand);
@@ -67,7 +68,9 @@ final class IntentImportPlan {
                     intents = 0;
                 }
                 weight += command instanceof BatchSentencesCommand batch ? batch.operations().size() : 1;
-                intents += nextIntent ? 1 : 0;
+                IntentId intent = command instanceof CreateIntentCommand create ? create.intentId()
+                        : command instanceof UpdateIntentCommand update ? update.intentId() : null;
+                intents += intent != null && counted.add(intent) ? 1 : 0;
             }
             if (from < commands.size()) {
                 parts.add(new Part(commands.subList(from, commands.size()), labels.subList(from, commands.size()),
@@ -77,7 +80,7 @@ final class IntentImportPlan {
         }
     }
 
-    /** Commands sent together, in one transaction; {@code intents} of the file's intents they create or change. */
+    /** Commands sent together, in one transaction; {@code intents}: of the file's intents, those first met here. */
     record Part(List<Object> commands, List<String> labels, int intents) {
     }
 
