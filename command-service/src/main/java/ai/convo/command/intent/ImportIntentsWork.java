@@ -19,14 +19,14 @@ import org.springframework.stereotype.Component;
  * {@link IntentImportPlan} says, recorded as writes of the user who uploaded it (who then reads them on any query
  * replica). A file of up to {@link #PART_EVENTS} events is applied in one transaction, all or nothing. A larger one is
  * applied in parts of about that size, in file order, each all or nothing, each after the projections took in the one
- * before ({@link ReadSidePace}): otherwise every other organisation's reads after their writes would wait behind the
+ * before the last ({@link ReadSidePace}): otherwise every other organisation's reads after their writes would wait behind the
  * whole import (issue 37). The task's steps count the parts. The staged file is removed when the task ends.
  */
 @Component
 class ImportIntentsWork implements TaskWork {
 
     static final String TYPE = "importIntents";
-    /** About this many events a part: another organisation's read waits behind at most one part (~0.5 s). */
+    /** About this many events a part: another organisation's read waits behind at most two parts (~1 s). */
     static final int PART_EVENTS = 500;
 
     private final ProjectCapture capture;
@@ -69,15 +69,18 @@ class ImportIntentsWork implements TaskWork {
             context.totalSteps(1 + parts.size());
             context.stepDone(1);
             ReadSidePace.Run paced = pace.start();
+            Long before = null;
             for (int i = 0; i < parts.size(); i++) {
                 IntentImportPlan.Part part = parts.get(i);
                 Long position = commands.sendTogetherAs(context.actor().userId(), part.commands(), part.labels())
                         .position();
                 applied += part.intents();
                 context.stepDone(2 + i);
-                if (position != null && i < parts.size() - 1) {
-                    paced.awaitProjected(position);
+                // one part in flight: the next is written while the projections take in this one
+                if (before != null && i < parts.size() - 1) {
+                    paced.awaitProjected(before);
                 }
+                before = position != null ? position : before;
             }
             unstage(taskId);
         } catch (DomainException | ApiProblem refused) {
