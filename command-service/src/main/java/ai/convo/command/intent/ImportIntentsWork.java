@@ -26,8 +26,8 @@ import org.springframework.stereotype.Component;
 class ImportIntentsWork implements TaskWork {
 
     static final String TYPE = "importIntents";
-    /** About this many events a part: another organisation's read waits behind at most two parts (~1 s). */
-    static final int PART_EVENTS = 500;
+    /** About this many events a part: another organisation's read waits behind at most two parts (~0.5 s). */
+    static final int PART_EVENTS = 250;
 
     private final ProjectCapture capture;
     private final Commands commands;

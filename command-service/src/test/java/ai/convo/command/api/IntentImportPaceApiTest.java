@@ -24,10 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
 class IntentImportPaceApiTest extends SnapshotWorkSupport {
 
     private static final String READ_SIDE = "pace-test-read-side";
-    /** 300 intents × 5 sentences: 1,800 events, four parts of about 500 (one is written while the one before is read). */
+    /** 300 intents × 5 sentences: 1,800 events, eight parts of about 250 (one is written while the one before is read). */
     private static final int INTENTS = 300;
-    /** A part closes at the first intent past 500 events: 84 intents of 6 events each. */
-    private static final int PART_INTENTS = 84;
+    /** A part closes at the first intent past 250 events: 42 intents of 6 events each. */
+    private static final int PART_INTENTS = 42;
 
     @AfterEach
     void dropReadSide() {
@@ -93,13 +93,63 @@ class IntentImportPaceApiTest extends SnapshotWorkSupport {
         assertThat(intentsIn(built.flowId())).isEqualTo(before + INTENTS);
     }
 
+    @Test
+    void givenAFlowThatChangesUnderARunningImport_whenAPartNoLongerApplies_thenTheTaskSaysHowManyIntentsWereImported()
+            throws Exception {
+        // given: a file whose last intent is a child of the flow's intent "Order", held after its first parts
+        Built built = buildProject("Import that stops applying");
+        long before = intentsIn(built.flowId());
+        claim(head());
+        String taskId = importFile(built, "Order");
+        eventually(() -> intentsIn(built.flowId()) == before + 2 * PART_INTENTS, "the first two parts");
+
+        // when: "Order" is deleted meanwhile, and the read side then follows the log
+        send(org.springframework.http.HttpMethod.DELETE, "/v2.0/flows/" + built.flowId() + "/intents/"
+                + built.parentIntentId(), null).expectStatus().is2xxSuccessful();
+        AtomicBoolean following = new AtomicBoolean(true);
+        Thread readSide = new Thread(() -> {
+            while (following.get()) {
+                claim(head());
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        readSide.start();
+        String end;
+        try {
+            end = awaitEnd(taskId);
+        } finally {
+            following.set(false);
+            readSide.join();
+        }
+
+        // then: the parts before the last are imported, the last is not, and the task says so
+        assertThat(end).isEqualTo("error");
+        int imported = INTENTS / PART_INTENTS * PART_INTENTS;
+        assertThat(failReason(taskId)).contains(imported + " of the file's " + INTENTS + " intents to create or change "
+                + "were imported before", "importing the file again with mode skip adds the rest");
+        assertThat(intentsIn(built.flowId())).isEqualTo(before + imported);
+    }
+
     // ---- helpers
 
     private String importFile(Built built) {
+        return importFile(built, null);
+    }
+
+    /** {@link #INTENTS} intents of five sentences; the last one a child of {@code lastParent} when not null. */
+    private String importFile(Built built, String lastParent) {
         List<Map<String, Object>> intents = new ArrayList<>();
         for (int i = 0; i < INTENTS; i++) {
-            intents.add(Map.of("name", "Imported " + i, "exampleSentences",
+            Map<String, Object> intent = new java.util.HashMap<>(Map.of("name", "Imported " + i, "exampleSentences",
                     List.of("first " + i, "second " + i, "third " + i, "fourth " + i, "fifth " + i)));
+            if (lastParent != null && i == INTENTS - 1) {
+                intent.put("parentIntentName", lastParent);
+            }
+            intents.add(intent);
         }
         byte[] file = JsonMapper.builder().build().writeValueAsString(intents).getBytes(StandardCharsets.UTF_8);
         MultipartBodyBuilder parts = new MultipartBodyBuilder();
