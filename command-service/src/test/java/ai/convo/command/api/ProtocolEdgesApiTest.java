@@ -154,4 +154,14 @@ class ProtocolEdgesApiTest extends IntentApiSupport {
         }
         assertThat(eventCount()).isEqualTo(before);
     }
+
+    @Test
+    void givenHeadersOf40KB_whenWriting_thenServed() {
+        // given: within the 64 KB the 431 states (Netty's default would refuse over 8 KB)
+        Map<String, Object> created = json(http.post().uri("/v2.0/projects").header("X-API-Key", ADMIN_KEY)
+                .header("X-Pad", "y".repeat(40_000)).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("name", "P" + Ids.newId(), "locale", "en-US")).exchange(), 201);
+        // then
+        assertThat(created).containsKey("_id");
+    }
 }
