@@ -477,13 +477,8 @@ public class IntentController {
     private static void refuseSentenceGeneration(MultiValueMap<String, String> query) {
         String limit = query.getFirst("generateSentenceLimit");
         if (limit != null && !limit.isEmpty()) {
-            int value;
-            try {
-                value = Integer.parseInt(limit.trim());
-            } catch (NumberFormatException e) {
-                value = -1;
-            }
-            if (value < 5 || value > 20) {
+            Long value = ai.convo.http.param.WholeNumbers.parse(limit);
+            if (value == null || value < 5 || value > 20) {
                 throw ApiProblem.invalidParameter("generateSentenceLimit",
                         "generateSentenceLimit must be an integer from 5 to 20; got '" + abbreviate(limit) + "'.");
             }

@@ -161,10 +161,8 @@ public class SnapshotPackages {
         if (!parts[1].equals(userId)) {
             throw forbidden("This download link was made for another user; compose your own.");
         }
-        long expires;
-        try {
-            expires = Long.parseLong(parts[2]);
-        } catch (NumberFormatException e) {
+        Long expires = ai.convo.http.param.WholeNumbers.parse(parts[2]);
+        if (expires == null) {
             throw forbidden("This is not a download link of this server.");
         }
         if (now > expires) {

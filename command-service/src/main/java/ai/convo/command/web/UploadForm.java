@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -59,6 +60,13 @@ public final class UploadForm {
             Map<String, Object> problems = new LinkedHashMap<>();
             parts.keySet().stream().filter(name -> !allowed.contains(name))
                     .forEach(name -> problems.put(name, "unknown field; allowed: " + String.join(", ", allowed)));
+            // a second file (or field) would be dropped unread: one value each, as for query parameters
+            parts.forEach((name, values) -> {
+                if (values.size() > 1 && allowed.contains(name)) {
+                    problems.put(name, "was given " + values.size() + " times; send one " + (name.equals("file")
+                            ? "file" : "value") + " per upload");
+                }
+            });
             new TreeSet<>(required.keySet()).stream().filter(name -> parts.getFirst(name) == null)
                     .forEach(name -> problems.put(name, "is required: " + required.get(name)));
             if (!problems.isEmpty()) {
@@ -69,6 +77,9 @@ public final class UploadForm {
             Map<String, String> fields = new LinkedHashMap<>();
             Mono<Void> texts = Flux.fromIterable(allowed).filter(name -> !name.equals("file") && parts.getFirst(name) != null)
                     .concatMap(name -> bytes(parts.getFirst(name), FIELD_MAX_BYTES)
+                            .onErrorMap(DataBufferLimitException.class, e -> ApiProblem.invalidParameter(name,
+                                    "The upload's field " + name + " is longer than a form field may be ("
+                                            + FIELD_MAX_BYTES + " bytes); only the file may be larger."))
                             .doOnNext(value -> fields.put(name, new String(value, StandardCharsets.UTF_8).trim())))
                     .then(Mono.defer(() -> unstorable(fields)));
             Part file = parts.getFirst("file");

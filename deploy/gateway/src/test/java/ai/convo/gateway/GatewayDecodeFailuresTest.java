@@ -91,4 +91,42 @@ class GatewayDecodeFailuresTest {
         assertTrue(response.startsWith("HTTP/1.1 200 "), response);
         assertEquals(-1, response.indexOf("problem+json"));
     }
+
+    @Test
+    void givenAnHttp10RequestWithoutHost_whenSent_thenItIsServed() throws Exception {
+        // given / when: legal in HTTP/1.0
+        String response = raw("GET /new/v2.0/projects HTTP/1.0\r\n\r\n");
+        // then
+        assertTrue(response.startsWith("HTTP/1.1 200 ") || response.startsWith("HTTP/1.0 200 "), response);
+        assertTrue(response.endsWith("backend GET /new/v2.0/projects "), response);
+    }
+
+    @Test
+    void givenRawUtf8BytesInThePath_whenSent_then400ProblemSayingToPercentEncode() throws Exception {
+        // given / when
+        String response = raw("GET /new/v2.0/proj\u00c3\u00a9cts HTTP/1.1\r\nHost: x\r\n\r\n");
+        // then
+        assertProblem(response, 400, "percent-encode it as UTF-8");
+        assertTrue(response.contains("\"instance\":\"/new/v2.0/proj%C3%A9cts\""), response);
+    }
+
+    @Test
+    void givenAnHttpVersionThatIsNot10Or11_whenSent_then505Problem() throws Exception {
+        // given / when
+        String response = raw("GET /new/v2.0/projects HTTP/9.9\r\nHost: x\r\n\r\n");
+        // then
+        assertProblem(response, 505, "HTTP/9.9 is not supported");
+        assertTrue(response.contains("\"instance\":\"/new/v2.0/projects\""), response);
+    }
+
+    @Test
+    void givenHeadersOf40KB_whenSent_thenForwarded_andOver64KBThe431SaysSo() throws Exception {
+        // given / when / then: within what the 431 says
+        String within = raw("GET /new/v2.0/projects HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-A: "
+                + "y".repeat(40_000) + "\r\n\r\n");
+        assertTrue(within.startsWith("HTTP/1.1 200 "), within);
+        String over = raw("GET /new/v2.0/projects HTTP/1.1\r\nHost: x\r\nX-A: " + "y".repeat(70_000) + "\r\n\r\n");
+        assertProblem(over, 431, "(64 KB in total)");
+        assertTrue(over.contains("\"instance\":\"/new/v2.0/projects\""), over);
+    }
 }

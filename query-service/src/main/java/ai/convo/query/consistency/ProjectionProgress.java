@@ -186,6 +186,12 @@ public class ProjectionProgress {
         });
     }
 
+    /** The newest event's global position, on the primary (which has every committed event); 0 for none. */
+    public Mono<Long> head() {
+        return events.sql("SELECT coalesce(max(global_index), 0) AS head FROM domain_event_entry")
+                .map(row -> row.get("head", Long.class)).one();
+    }
+
     /** Which of these gaps an event fills by now, on the primary (which has every committed event). */
     private Mono<List<Long>> filled(Long[] gaps) {
         return events.sql("SELECT global_index FROM domain_event_entry WHERE global_index = ANY(:gaps)")

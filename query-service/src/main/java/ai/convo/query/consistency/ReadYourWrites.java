@@ -1,6 +1,7 @@
 package ai.convo.query.consistency;
 
 import ai.convo.http.media.ApiResponses;
+import ai.convo.http.param.WholeNumbers;
 import ai.convo.http.problem.ApiProblem;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -108,7 +109,11 @@ public class ReadYourWrites {
                 notWaited.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 return Mono.<Void>empty();
             }
-            return progress.await(position, started + maxWait.toNanos(), gaps.absent()).flatMap(done -> {
+            // a position no write has been answered with yet would only be waited for in vain: refused at once
+            Mono<Void> answered = asked > safe(required) ? progress.head().flatMap(head -> asked > head
+                    ? Mono.<Void>error(beyondHead(asked, head)) : Mono.<Void>empty()) : Mono.empty();
+            return answered.then(Mono.defer(() -> progress.await(position, started + maxWait.toNanos(), gaps.absent())))
+                    .flatMap(done -> {
                 if (!done) {
                     gaveUp.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                     return Mono.error(catchingUp(position));
@@ -158,11 +163,19 @@ public class ReadYourWrites {
         if (header == null || header.isBlank()) {
             return 0;
         }
-        try {
-            return Long.parseLong(header.trim());
-        } catch (NumberFormatException e) {
-            throw ApiProblem.badRequest("The " + ApiResponses.EVENT_POSITION
-                    + " header must be the integer a write response carried; got '" + header + "'.");
+        Long position = WholeNumbers.parse(header.trim());
+        if (position == null) {
+            throw ApiProblem.badRequest("The " + ApiResponses.EVENT_POSITION + " header must be the whole number (ASCII "
+                    + "digits) a write response carried; got '" + (header.length() > 40 ? header.substring(0, 40)
+                    + "..." : header) + "'.", Map.of(ApiResponses.EVENT_POSITION, "not a position"));
         }
+        return position;
+    }
+
+    private static ApiProblem beyondHead(long asked, long head) {
+        return ApiProblem.badRequest("The " + ApiResponses.EVENT_POSITION + " header asks for position " + asked
+                + ", beyond the head of the event log (" + head + "): no write was answered with it. Send back the "
+                + ApiResponses.EVENT_POSITION + " a write response carried.",
+                Map.of(ApiResponses.EVENT_POSITION, asked, "head", head));
     }
 }

@@ -1,5 +1,6 @@
 package ai.convo.query.eventlog;
 
+import ai.convo.http.param.WholeNumbers;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.query.web.QueryParams;
 import java.time.Instant;
@@ -67,13 +68,9 @@ public record LogQuery(String organisationId, long after, Long sinceMillis, Stri
 
     /** A position (at least {@code min}) in the organisation's log. */
     static long position(String name, String value, long min) {
-        try {
-            long position = Long.parseLong(value);
-            if (position >= min) {
-                return position;
-            }
-        } catch (NumberFormatException ignored) {
-            // the problem below says what is allowed
+        Long position = WholeNumbers.parse(value);
+        if (position != null && position >= min) {
+            return position;
         }
         throw ApiProblem.invalidParameter(name, name + " must be a position in the event log, a whole number of at "
                 + "least " + min + "; got '" + clip(value) + "'.");
@@ -82,8 +79,9 @@ public record LogQuery(String organisationId, long after, Long sinceMillis, Stri
     /** An ISO-8601 instant (2026-11-25T10:00:00Z) or Unix seconds, as epoch milliseconds. */
     public static long instant(String name, String value) {
         try {
-            if (value.chars().allMatch(Character::isDigit) && value.length() <= 12) {
-                return Long.parseLong(value) * 1000;
+            Long seconds = value.length() <= 12 ? WholeNumbers.parse(value) : null;
+            if (seconds != null) {
+                return seconds * 1000;
             }
             return Instant.parse(value).toEpochMilli();
         } catch (DateTimeParseException | NumberFormatException | ArithmeticException e) {

@@ -7,6 +7,7 @@ import ai.convo.http.security.ApiPrincipal;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
+import ai.convo.query.web.AsOf;
 import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.KeysetLists;
@@ -59,6 +60,9 @@ public class ApiKeyQueryController {
                                              @PathVariable String apiKeyId) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("apiKeyId", apiKeyId);
+        // keys are stored outside the projections, with no version history for asOf to read
+        AsOf.refuse(exchange, "API keys keep no history. The key's events (ApiKeyIssued, ApiKeyRevoked) are in "
+                + "GET /v2.0/eventlog?resourceType=apiKey&resourceId=" + apiKeyId + ".");
         return db.sql("SELECT * FROM identity_api_key WHERE id = :id AND user_id = :user AND revoked_at IS NULL")
                 .bind("id", apiKeyId).bind("user", caller.userId())
                 .map(ApiKeyQueryController::wire).one()

@@ -55,6 +55,8 @@ public class LoginAttemptQueryController {
     @GetMapping("/v2.0/users/me/lastloginattempt")
     public Mono<ResponseEntity<byte[]>> last(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        ai.convo.query.web.AsOf.refuse(exchange, "the last sign-in is not kept by moment; every sign-in, with its "
+                + "timestamp, is in GET /v2.0/users/me/loginattempts.");
         return db.sql("SELECT * FROM login_attempt_view WHERE user_id = :user ORDER BY occurred_at DESC, id DESC LIMIT 1")
                 .bind("user", caller.userId())
                 .map(LoginAttemptQueryController::wire).one()

@@ -36,6 +36,7 @@ public class SystemMessageQueryController {
     @GetMapping("/v2.0/system/message")
     public Mono<ResponseEntity<byte[]>> current(ServerWebExchange exchange) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        ai.convo.query.web.AsOf.refuse(exchange, "the current system message keeps no history.");
         return consistency.await(exchange, List.of(PrincipalKeys.SYSTEM_MESSAGE))
                 .then(Mono.defer(() -> db.sql("SELECT * FROM system_message_view WHERE until > :now "
                                 + "ORDER BY created_at DESC, id DESC LIMIT 1")

@@ -11,6 +11,7 @@ import ai.convo.http.security.ApiPrincipal;
 import io.r2dbc.spi.Readable;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
+import ai.convo.query.web.AsOf;
 import ai.convo.query.web.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -35,6 +36,9 @@ public class VoiceAssistantQueryController {
                                            @PathVariable String voiceAssistant) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         VoiceAssistant assistant = assistant(voiceAssistant);
+        // the link view keeps only the live link, with no version history for asOf to read
+        AsOf.refuse(exchange, "a voice-assistant link keeps no history. Its events are in "
+                + "GET /v2.0/eventlog?resourceType=voiceAssistantAccount.");
         return db.sql("SELECT * FROM voice_assistant_link_view WHERE user_id = :user AND organisation_id = :org "
                         + "AND voice_assistant = :assistant")
                 .bind("user", caller.userId()).bind("org", caller.organisationId())

@@ -1,5 +1,6 @@
 package ai.convo.query.web;
 
+import ai.convo.http.param.WholeNumbers;
 import ai.convo.http.problem.ApiProblem;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -16,8 +17,8 @@ public record AsOf(Long position, Long timeMillis) {
         if (value == null || value.isEmpty()) {
             return null;
         }
-        if (value.length() <= 18 && value.chars().allMatch(Character::isDigit)) {
-            long position = Long.parseLong(value);
+        Long position = WholeNumbers.parse(value);
+        if (position != null) {
             if (position >= 1) {
                 return new AsOf(position, null);
             }
@@ -31,6 +32,17 @@ public record AsOf(Long position, Long timeMillis) {
         throw ApiProblem.invalidParameter("asOf", "asOf must be a position in the organisation's event log (a whole "
                 + "number from 1) or an ISO-8601 instant such as 2026-11-25T10:00:00Z; got '"
                 + (value.length() > 40 ? value.substring(0, 40) + "..." : value) + "'.");
+    }
+
+    /**
+     * Refuses {@code asOf} on a single read that keeps no history ({@code why}, and where the past can be read):
+     * a 400 rather than today's answer silently given for another moment.
+     */
+    public static void refuse(ServerWebExchange exchange, String why) {
+        parse(exchange);
+        if (exchange.getRequest().getQueryParams().containsKey("asOf")) {
+            throw ApiProblem.invalidParameter("asOf", "asOf cannot be answered here: " + why);
+        }
     }
 
     String describe() {

@@ -22,12 +22,16 @@ public final class ProblemJson {
         return HexFormat.of().formatHex(bytes);
     }
 
-    /** {@code type}, {@code title} from the reason phrase; code "1000" (the specification's code for other errors). */
-    public static byte[] body(int status, String reason, String detail, String traceId) {
+    /**
+     * {@code type}, {@code title} from the reason phrase; code "1000" (the specification's code for other errors);
+     * {@code instance}: the request's path, as the services' problems have it.
+     */
+    public static byte[] body(int status, String reason, String detail, String instance, String traceId) {
         return ("{\"type\":" + json(reason)
                 + ",\"title\":" + json(reason + " Error")
                 + ",\"status\":" + status
                 + ",\"detail\":" + json(detail)
+                + ",\"instance\":" + json(instance)
                 + ",\"code\":\"1000\",\"traceId\":\"" + traceId + "\",\"details\":{}}")
                 .getBytes(StandardCharsets.UTF_8);
     }

@@ -42,7 +42,16 @@ class NettyRefusalsTest {
     }
 
     private static void assertProblem(String response, int status, String detail) {
+        assertProblem(response, status, detail, null);
+    }
+
+    /** {@code instance}: the path expected, or null for a request line that could not be read (its trace id). */
+    private static void assertProblem(String response, int status, String detail, String instance) {
         assertThat(response).startsWith("HTTP/1.1 " + status + " ");
+        String traceId = response.substring(response.toLowerCase(java.util.Locale.ROOT).indexOf("x-trace-id: ") + 12);
+        traceId = traceId.substring(0, traceId.indexOf("\r\n"));
+        assertThat(response).contains("\"instance\":\"" + (instance != null ? instance : "urn:trace:" + traceId) + "\"",
+                "\"traceId\":\"" + traceId + "\"");
         assertThat(response.toLowerCase(java.util.Locale.ROOT)).contains("content-type: application/problem+json",
                 "access-control-allow-origin: *", "x-trace-id: ");
         String body = response.substring(response.indexOf("\r\n\r\n") + 4);
@@ -57,8 +66,8 @@ class NettyRefusalsTest {
 
     @Test
     void givenHeadersOverTheLimit_then431WithAProblemBody() throws Exception {
-        assertProblem(raw("GET /x HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(100_000) + "\r\n\r\n"), 431,
-                "request headers are larger than the server accepts");
+        assertProblem(raw("GET /x?q=1 HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(100_000) + "\r\n\r\n"), 431,
+                "request headers are larger than the server accepts (64 KB in total)", "/x");
     }
 
     @Test
@@ -70,5 +79,32 @@ class NettyRefusalsTest {
     void givenAnOrdinaryRequest_thenTheHandlerAnswersUntouched() throws Exception {
         String response = raw("GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
         assertThat(response).startsWith("HTTP/1.1 200 ").endsWith("ok").doesNotContain("problem+json");
+    }
+
+    @Test
+    void givenMalformedHeaders_then400WithAProblemBodyNamingThePath() throws Exception {
+        for (String request : java.util.List.of(
+                "GET /a/b HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n",
+                "POST /a/b HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                "GET /a/b HTTP/1.1\r\nHost: x\rX-A: b\r\n\r\n")) {
+            assertProblem(raw(request), 400, "not valid HTTP", "/a/b");
+        }
+    }
+
+    @Test
+    void givenAnHttpVersionOtherThan10Or11_then505WithAProblemBody() throws Exception {
+        assertProblem(raw("GET /a HTTP/9.9\r\nHost: x\r\n\r\n"), 505, "HTTP/9.9 is not supported", "/a");
+    }
+
+    @Test
+    void givenRawUtf8BytesInThePath_then400SayingToPercentEncodeThem() throws Exception {
+        assertProblem(raw("GET /caf\u00c3\u00a9 HTTP/1.1\r\nHost: x\r\n\r\n"), 400, "percent-encode it as UTF-8",
+                "/caf%C3%A9");
+    }
+
+    @Test
+    void givenHttp11WithoutHost_then400_andHttp10WithoutHost_thenServed() throws Exception {
+        assertProblem(raw("GET /a HTTP/1.1\r\n\r\n"), 400, "must carry a Host header", "/a");
+        assertThat(raw("GET /x HTTP/1.0\r\n\r\n")).containsPattern("^HTTP/1\\.[01] 200 ").endsWith("ok");
     }
 }

@@ -1,6 +1,8 @@
 package ai.convo.http.list;
 
 import ai.convo.contract.common.Ids;
+import ai.convo.http.param.QueryParameters;
+import ai.convo.http.param.WholeNumbers;
 import ai.convo.http.problem.ApiProblem;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -49,15 +51,7 @@ public record ListRequest(int limit, int skip, String filter, List<SortKey> sort
     }
 
     private static String single(MultiValueMap<String, String> query, String name) {
-        List<String> values = query.get(name);
-        if (values == null || values.isEmpty()) {
-            return null;
-        }
-        if (new LinkedHashSet<>(values).size() > 1) {
-            throw ApiProblem.invalidParameter(name, name + " was given " + values.size()
-                    + " times with different values; give it once.");
-        }
-        return values.get(0);
+        return QueryParameters.single(query, name);
     }
 
     private static int integer(MultiValueMap<String, String> query, String name, int fallback, int min, int max) {
@@ -66,16 +60,15 @@ public record ListRequest(int limit, int skip, String filter, List<SortKey> sort
             return fallback;
         }
         String range = max == Integer.MAX_VALUE ? "an integer of at least " + min : "an integer from " + min + " to " + max;
-        long value;
-        try {
-            value = Long.parseLong(raw.trim());
-        } catch (NumberFormatException e) {
-            throw ApiProblem.invalidParameter(name, name + " must be " + range + "; got '" + abbreviate(raw) + "'.");
+        Long value = WholeNumbers.parse(raw);
+        if (value == null) {
+            throw ApiProblem.invalidParameter(name, name + " must be " + range + "; got '" + abbreviate(raw)
+                    + "' (a number is ASCII digits 0-9 only).");
         }
         if (value < min || value > max) {
             throw ApiProblem.invalidParameter(name, name + " must be " + range + "; got " + value + ".");
         }
-        return (int) value;
+        return value.intValue();
     }
 
     private static String cursor(MultiValueMap<String, String> query, String name) {
@@ -99,7 +92,13 @@ public record ListRequest(int limit, int skip, String filter, List<SortKey> sort
         }
         List<SortKey> keys = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
-        for (String part : raw.split(",")) {
+        for (String part : raw.split(",", -1)) {
+            if (part.isBlank()) {
+                // "sort=," or "name,,createdAt": a key left out is a mistake, not "no order"
+                throw ApiProblem.invalidParameter("sort", "sort has an empty key in '" + abbreviate(raw) + "'; give "
+                        + "field:asc or field:desc, several separated by commas; sortable fields: "
+                        + String.join(", ", new java.util.TreeSet<>(allowed)) + ".");
+            }
             String[] pieces = part.trim().split(":", -1);
             String field = pieces[0].trim();
             if (!allowed.contains(field)) {

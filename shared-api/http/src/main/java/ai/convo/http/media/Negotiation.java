@@ -24,6 +24,41 @@ public final class Negotiation {
     private Negotiation() {
     }
 
+    /**
+     * The most media types of an Accept header that are read. Spring refuses longer lists with an exception nothing
+     * answers (MimeTypeUtils.sortBySpecificity, when it writes a body), after the handler did its work.
+     */
+    public static final int MAX_MEDIA_TYPES = 50;
+
+    /**
+     * Refuses (406, as every Accept this server cannot honour) an Accept of more than {@link #MAX_MEDIA_TYPES} media
+     * types, on every route before any work (EagerFirewall). Parsed only when its commas allow that many.
+     */
+    public static void refuseOversized(HttpHeaders headers) {
+        List<String> values = headers.get(HttpHeaders.ACCEPT);
+        if (values == null) {
+            return;
+        }
+        int most = 0;
+        for (String value : values) {
+            most += 1 + (int) value.chars().filter(c -> c == ',').count();
+        }
+        if (most <= MAX_MEDIA_TYPES) {
+            return;
+        }
+        int count;
+        try {
+            count = MediaType.parseMediaTypes(values).size();
+        } catch (InvalidMediaTypeException e) {
+            // not a media type list at all: negotiation answers the same 406 for it
+            return;
+        }
+        if (count > MAX_MEDIA_TYPES) {
+            throw notAcceptable("The Accept header lists " + count + " media types; at most " + MAX_MEDIA_TYPES
+                    + " are read. Ask for one of: " + ALLOWED + ".");
+        }
+    }
+
     public static ApiMedia negotiate(ServerWebExchange exchange, ApiMedia operationDefault) {
         ApiMedia chosen = choose(exchange.getRequest().getHeaders().getFirst(HttpHeaders.ACCEPT), operationDefault);
         exchange.getAttributes().put(ATTRIBUTE, chosen);

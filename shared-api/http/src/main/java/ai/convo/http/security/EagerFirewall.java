@@ -59,6 +59,9 @@ public final class EagerFirewall implements ServerWebExchangeFirewall {
                 headers.get(name);
             }
             storable(checked);
+            // after storable: a parameter name it refuses is never shown in this problem
+            ai.convo.http.param.QueryParameters.refuseRepeated(checked.getQueryParams());
+            ai.convo.http.media.Negotiation.refuseOversized(headers);
             return exchange;
         });
     }

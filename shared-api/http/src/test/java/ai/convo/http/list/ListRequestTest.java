@@ -107,9 +107,29 @@ class ListRequestTest {
     }
 
     @Test
-    void givenTheSameParameterTwiceWithTheSameValue_whenParsing_thenItIsAccepted() {
-        // given / when / then
-        assertThat(parse("limit", "10", "limit", "10").limit()).isEqualTo(10);
+    void givenTheSameParameterTwiceWithTheSameValue_whenParsing_then400NamingItToo() {
+        // given / when: one rule for every repeated parameter, whatever the values
+        ApiProblem problem = badRequest("limit", "limit", "10", "limit", "10");
+
+        // then
+        assertThat(problem.detail()).contains("2 times").contains("give it once");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {",", "name,", ",name", "name,,createdAt", " , "})
+    void givenASortWithAnEmptyKey_whenParsing_then400NamingSortAndTheSortableFields(String sort) {
+        // given / when
+        ApiProblem problem = badRequest("sort", "sort", sort);
+
+        // then
+        assertThat(problem.detail()).contains("empty key").contains("createdAt, lastChanged, name");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\u0661", "\u0661\u0660", "\uff11", "+5", " 5", "5 ", "0x10"})
+    void givenALimitWithDigitsOtherThanAscii_whenParsing_then400NamingLimit(String limit) {
+        // given / when / then: Arabic-Indic and full-width digits, a sign or spaces are not a number here
+        badRequest("limit", "limit", limit.translateEscapes());
     }
 
     @Test

@@ -102,6 +102,47 @@ class EagerFirewallTest {
     }
 
     /** The strict firewall refuses it when {@code read} reads it; the eager one before anything is read. */
+    @Test
+    void givenAQueryParameterTwice_whenFirewalled_thenA400NamesItWhateverTheValues() {
+        for (String query : java.util.List.of("projectId=a&projectId=b", "from=1&from=1", "x=&x=")) {
+            // given
+            MockServerWebExchange exchange = exchange(MockServerHttpRequest.get("/new/v2.0/anything?" + query));
+            // when / then
+            assertThatThrownBy(() -> eager.getFirewalledExchange(exchange).block())
+                    .isInstanceOfSatisfying(ai.convo.http.problem.ApiProblem.class, problem -> {
+                        assertThat(problem.status().value()).isEqualTo(400);
+                        assertThat(problem.detail()).contains("was given 2 times").contains("give it once");
+                        assertThat(problem.details()).containsKey(query.substring(0, query.indexOf('=')));
+                    });
+        }
+    }
+
+    @Test
+    void givenAnAcceptOfMoreThan50MediaTypes_whenFirewalled_thenA406ListingWhatIsAllowed() {
+        // given: 51 types in one header, and 26 + 25 in two
+        String fifty = String.join(", ", java.util.Collections.nCopies(50, "application/json"));
+        for (var request : java.util.List.of(
+                MockServerHttpRequest.get("/new/v2.0/anything").header("Accept", fifty + ", text/csv"),
+                MockServerHttpRequest.get("/new/v2.0/anything").header("Accept",
+                        String.join(",", java.util.Collections.nCopies(26, "text/x")),
+                        String.join(",", java.util.Collections.nCopies(25, "text/y"))))) {
+            MockServerWebExchange exchange = exchange(request);
+            // when / then
+            assertThatThrownBy(() -> eager.getFirewalledExchange(exchange).block())
+                    .isInstanceOfSatisfying(ai.convo.http.problem.ApiProblem.class, problem -> {
+                        assertThat(problem.status().value()).isEqualTo(406);
+                        assertThat(problem.detail()).contains("51 media types").contains("at most 50")
+                                .contains("application/json, application/hal+json");
+                    });
+        }
+        // and 50 (or commas inside a quoted parameter) pass
+        MockServerWebExchange fine = exchange(MockServerHttpRequest.get("/new/v2.0/anything").header("Accept", fifty));
+        assertThat(eager.getFirewalledExchange(fine).block()).isSameAs(fine);
+        MockServerWebExchange quoted = exchange(MockServerHttpRequest.get("/new/v2.0/anything")
+                .header("Accept", "application/json;x=\"" + ",".repeat(60) + "\""));
+        assertThat(eager.getFirewalledExchange(quoted).block()).isSameAs(quoted);
+    }
+
     private void refusedByBoth(MockServerWebExchange exchange, Function<ServerWebExchange, Object> read) {
         ServerWebExchange strict = new StrictServerWebExchangeFirewall().getFirewalledExchange(exchange).block();
         assertThatThrownBy(() -> read.apply(strict)).isInstanceOf(ServerExchangeRejectedException.class);
