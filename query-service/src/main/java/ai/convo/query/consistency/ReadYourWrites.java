@@ -114,17 +114,17 @@ public class ReadYourWrites {
                     ? Mono.<Void>error(beyondHead(asked, head)) : Mono.<Void>empty()) : Mono.empty();
             return answered.then(Mono.defer(() -> progress.await(position, started + maxWait.toNanos(), gaps.absent())))
                     .flatMap(done -> {
-                if (!done) {
-                    gaveUp.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                    return Mono.error(catchingUp(position));
-                }
-                reached(exchange, asked);
-                reachedAfterWait.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                double waited = (System.nanoTime() - started) / 1_000_000.0;
-                exchange.getResponse().getHeaders().add("Server-Timing",
-                        String.format(java.util.Locale.ROOT, "ryw;dur=%.1f", waited));
-                return Mono.<Void>empty();
-            });
+                        if (!done) {
+                            gaveUp.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                            return Mono.error(catchingUp(position));
+                        }
+                        reached(exchange, asked);
+                        reachedAfterWait.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                        double waited = (System.nanoTime() - started) / 1_000_000.0;
+                        exchange.getResponse().getHeaders().add("Server-Timing",
+                                String.format(java.util.Locale.ROOT, "ryw;dur=%.1f", waited));
+                        return Mono.<Void>empty();
+                    });
         });
     }
 
