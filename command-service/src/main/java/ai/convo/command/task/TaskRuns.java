@@ -35,7 +35,10 @@ class TaskRuns {
             + "  WHERE h.status IN " + OPEN + " AND (h.lease_until IS NULL OR h.lease_until < now()) "
             + "  AND ((h.status = 'cancelling' AND h.attempts = 0) OR NOT EXISTS (SELECT 1 FROM task_run e "
             + "       WHERE e.project_id = h.project_id AND e.status IN " + OPEN + " AND e.seq < h.seq)) "
-            + "  ORDER BY h.seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
+            // the organisation with the fewest tasks running goes first: one with many projects does not take every
+            // runner while another's task waits behind all of its own
+            + "  ORDER BY (SELECT count(*) FROM task_run a WHERE a.organisation_id = h.organisation_id "
+            + "    AND a.status IN " + OPEN + " AND a.lease_until >= now()), h.seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
             + "RETURNING r.task_id, r.project_id, r.organisation_id, r.type, r.status, r.attempts, r.parameters, "
             + "r.created_by, r.creator_role";
 

@@ -75,8 +75,12 @@ class TaskRunnerReplicaTest {
     }
 
     private String project() {
+        return project(actor);
+    }
+
+    private String project(Actor owner) {
         String id = Ids.newId();
-        gateway.sendAndWait(new CreateProjectCommand(ProjectId.of(id), actor, "Replicas " + id, "", LocaleId.generate(),
+        gateway.sendAndWait(new CreateProjectCommand(ProjectId.of(id), owner, "Replicas " + id, "", LocaleId.generate(),
                 UUID.randomUUID().toString(), NluLanguage.EN_US, 1));
         return id;
     }
@@ -105,6 +109,27 @@ class TaskRunnerReplicaTest {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    @Test
+    void givenAnOrganisationRunningATaskWithMoreQueued_whenAnotherOrganisationsTaskWaits_thenItIsClaimedNext() {
+        // given: organisation A's two tasks (two projects) queued before organisation B's one; no runner started
+        Actor other = new Actor(Ids.newId(), Ids.newId(), Role.ORG_ADMIN);
+        String first = submit(project(), "test-gate", Map.of());
+        String second = submit(project(), "test-gate", Map.of());
+        String theirs = submitter.submit(TaskId.generate(), "test-gate", ProjectId.of(project(other)), Map.of(), other)
+                .taskId().value();
+
+        // when: runners claim one task after another, each holding what it claimed
+        List<String> claimed = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            runs.claim("fair-" + i, 60_000).ifPresent(claim -> claimed.add(claim.taskId()));
+        }
+
+        // then: A's first, then B's (A already runs one), then A's second
+        assertThat(claimed).containsExactly(first, theirs, second);
+        jdbc.update("UPDATE task_run SET status = 'done', lease_until = NULL WHERE task_id IN (?, ?, ?)", first, second,
+                theirs);
     }
 
     @Test
