@@ -10,6 +10,8 @@ import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.eventsourcing.SpringAggregateSnapshotter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Takes aggregate snapshots, and stores one only when it reads back as exactly the state it was taken from: a
@@ -23,10 +25,48 @@ public class VerifiedSnapshotter extends SpringAggregateSnapshotter {
     private final Serializer serializer;
     private final AtomicLong refused = new AtomicLong();
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private final java.util.Map<String, Class<?>> types = new ConcurrentHashMap<>();
 
     VerifiedSnapshotter(Builder builder, Serializer serializer) {
         super(builder);
         this.serializer = serializer;
+    }
+
+    /**
+     * A command sent inside a wider transaction (the commands of one batch or import part) ends before that
+     * transaction commits: a snapshot taken then would read none of its events. It is taken after the commit instead,
+     * once per aggregate however many of the batch's commands crossed the threshold.
+     */
+    @Override
+    public void scheduleSnapshot(Class<?> aggregateType, String aggregateIdentifier) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            super.scheduleSnapshot(aggregateType, aggregateIdentifier);
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        Set<String> scheduled = (Set<String>) TransactionSynchronizationManager.getResource(this);
+        if (scheduled == null) {
+            Set<String> pending = new java.util.LinkedHashSet<>();
+            TransactionSynchronizationManager.bindResource(this, pending);
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    pending.forEach(key -> {
+                        int at = key.indexOf('\n');
+                        VerifiedSnapshotter.super.scheduleSnapshot(types.get(key.substring(0, at)),
+                                key.substring(at + 1));
+                    });
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    TransactionSynchronizationManager.unbindResourceIfPossible(VerifiedSnapshotter.this);
+                }
+            });
+            scheduled = pending;
+        }
+        types.putIfAbsent(aggregateType.getName(), aggregateType);
+        scheduled.add(aggregateType.getName() + "\n" + aggregateIdentifier);
     }
 
     @Override

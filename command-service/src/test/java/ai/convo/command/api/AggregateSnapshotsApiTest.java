@@ -48,6 +48,47 @@ class AggregateSnapshotsApiTest extends ApiTestBase {
     }
 
     @Test
+    void givenAggregatesTakenPastTheThresholdInsideOneTransaction_whenItCommits_thenEachIsSnapshotted() {
+        // given: a flow, and a file of 40 intents with 5 example sentences each (6 events an intent, threshold 3)
+        Map<String, Object> project = createProject(ADMIN_KEY, "snapshots after the commit", "en-US");
+        String flowId = (String) http.post().uri("/v2.0/flows").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("projectId", project.get("_id"),
+                        "name", "Imported")).exchange().expectStatus().isCreated()
+                .expectBody(Map.class).returnResult().getResponseBody().get("_id");
+        StringBuilder file = new StringBuilder("[");
+        for (int i = 0; i < 40; i++) {
+            file.append(i == 0 ? "" : ",").append("{\"name\":\"Snap ").append(i)
+                    .append("\",\"exampleSentences\":[\"a\",\"b\",\"c\",\"d\",\"e\"]}");
+        }
+        org.springframework.http.client.MultipartBodyBuilder parts = new org.springframework.http.client.MultipartBodyBuilder();
+        parts.part("localeId", project.get("primaryLocaleReference"));
+        parts.part("mode", "skip");
+        parts.part("file", new org.springframework.core.io.ByteArrayResource(file.append(']').toString().getBytes()) {
+            @Override
+            public String getFilename() {
+                return "intents.json";
+            }
+        });
+
+        // when: the import sends them all in one transaction
+        http.post().uri("/v2.0/flows/" + flowId + "/intents/import").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.MULTIPART_FORM_DATA)
+                .body(org.springframework.web.reactive.function.BodyInserters.fromMultipartData(parts.build()))
+                .exchange().expectStatus().isAccepted();
+
+        // then: the first intent, whose threshold was crossed long before the commit, is snapshotted
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        List<String> first = List.of();
+        while (first.isEmpty() && Instant.now().isBefore(deadline)) {
+            first = jdbc.queryForList("SELECT aggregate_identifier FROM domain_event_entry WHERE payload_type LIKE "
+                    + "'%.IntentCreatedEvent' AND convert_from(payload, 'UTF8')::jsonb ->> 'name' = 'Snap 0' "
+                    + "AND convert_from(payload, 'UTF8')::jsonb ->> 'flowId' = ?", String.class, flowId);
+        }
+        assertThat(first).hasSize(1);
+        awaitSnapshotRevision(first.get(0));
+    }
+
+    @Test
     void droppingSnapshotsAndCachedAggregatesChangesNoAnswer() {
         Map<String, Object> project = createProject(ADMIN_KEY, "cache of the log", "en-US");
         String projectId = (String) project.get("_id");
