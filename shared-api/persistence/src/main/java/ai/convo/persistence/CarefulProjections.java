@@ -15,7 +15,11 @@ public final class CarefulProjections {
     private static final ThreadLocal<Boolean> FORCED = new ThreadLocal<>();
 
     private final long windowNanos;
-    private volatile long until = Long.MIN_VALUE;
+    /**
+     * Careful while System.nanoTime() is before this. Not Long.MIN_VALUE: nanoTime() - MIN_VALUE overflows to a
+     * negative difference, which made every event careful (a savepoint and round trips each) until a first failure.
+     */
+    private volatile long until = System.nanoTime();
 
     public CarefulProjections(Duration window) {
         this.windowNanos = window.toNanos();
