@@ -11,8 +11,11 @@ import ai.convo.contract.intent.SentenceDeletedEvent;
 import ai.convo.contract.intent.SentenceUpdatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import ai.convo.http.media.Renderer;
+import ai.convo.persistence.BatchingJdbcTemplate;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.TrackedEventMessage;
@@ -24,6 +27,10 @@ import org.springframework.stereotype.Component;
  * The intent and sentence read models, and the sentence counts per (intent, locale). Plain code a test can
  * feed events; every handler can run twice without changing the result (a count moves only when its
  * sentence row was really inserted or deleted). Sequenced by project ({@link IntentProcessing}).
+ * <p>
+ * In a processor's transaction the counts and dirty marks of new intents and sentences are folded ({@link Held}): an
+ * import's batch writes one count per (intent, locale) and one mark per (flow, locale) instead of a statement per
+ * event each. Any other statement writes them first (BatchingJdbcTemplate), as it may read or change those rows.
  */
 @Component
 @ProcessingGroup(IntentProjection.GROUP)
@@ -32,9 +39,12 @@ public class IntentProjection {
     public static final String GROUP = "intents";
 
     private final JdbcTemplate jdbc;
+    /** The template that folds writes per transaction; null when {@link #jdbc} is a plain one (writes at once). */
+    private final BatchingJdbcTemplate batching;
 
     public IntentProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.batching = jdbc instanceof BatchingJdbcTemplate b ? b : null;
     }
 
     // ---- flows and projects
@@ -74,7 +84,7 @@ public class IntentProjection {
 
     @EventHandler
     public void on(IntentCreatedEvent event) {
-        jdbc.update("INSERT INTO intent_view (id, flow_id, project_id, organisation_id, reference_id, name, description, "
+        insertBeside("INSERT INTO intent_view (id, flow_id, project_id, organisation_id, reference_id, name, description, "
                         + "tags, tags_key, is_reject_intent, is_disabled, parent_intent_id, condition, "
                         + "confirmation_sentences, disambiguation_sentence, rules, data, child_features, bias, created_at, "
                         + "last_changed, created_by, last_changed_by) "
@@ -86,7 +96,12 @@ public class IntentProjection {
                 json(event.confirmationSentences()), text(event.disambiguationSentence()), json(event.rules()),
                 json(event.data()), childFeatures(event.childFeatures()), event.biasTowardsParentOrChildIntents(),
                 event.createdAt(), event.createdAt(), event.createdBy(), event.createdBy());
-        markFlowDirty(event.flowId());
+        Held held = held();
+        if (held != null) {
+            held.flowMarks.putIfAbsent(event.flowId(), currentPosition());
+        } else {
+            markFlowDirty(event.flowId());
+        }
     }
 
     @EventHandler
@@ -127,19 +142,27 @@ public class IntentProjection {
 
     @EventHandler
     public void on(SentenceCreatedEvent event) {
-        int inserted = jdbc.update("INSERT INTO sentence_view (id, intent_id, flow_id, project_id, organisation_id, "
+        int inserted = insertBeside("INSERT INTO sentence_view (id, intent_id, flow_id, project_id, organisation_id, "
                         + "locale_id, text, created_at, last_changed, created_by, last_changed_by) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.sentenceId(), event.intentId(), event.flowId(), event.projectId(), event.organisationId(),
                 event.localeId(), event.text(), event.createdAt(), event.createdAt(), event.createdBy(),
                 event.createdBy());
-        if (inserted == 1) {
-            jdbc.update("INSERT INTO intent_sentence_count (intent_id, locale_id, flow_id, project_id, sentence_count) "
-                            + "VALUES (?, ?, ?, ?, 1) ON CONFLICT (intent_id, locale_id) "
-                            + "DO UPDATE SET sentence_count = intent_sentence_count.sentence_count + 1",
-                    event.intentId(), event.localeId(), event.flowId(), event.projectId());
-            markDirty(event.flowId(), event.localeId());
+        if (inserted != 1) {
+            return;
         }
+        Held held = held();
+        if (held != null) {
+            held.counts.computeIfAbsent(List.of(event.intentId(), event.localeId()),
+                    k -> new Count(event.flowId(), event.projectId())).added++;
+            held.marks.putIfAbsent(List.of(event.flowId(), event.localeId()), currentPosition());
+            return;
+        }
+        jdbc.update("INSERT INTO intent_sentence_count (intent_id, locale_id, flow_id, project_id, sentence_count) "
+                        + "VALUES (?, ?, ?, ?, 1) ON CONFLICT (intent_id, locale_id) "
+                        + "DO UPDATE SET sentence_count = intent_sentence_count.sentence_count + 1",
+                event.intentId(), event.localeId(), event.flowId(), event.projectId());
+        markDirty(event.flowId(), event.localeId());
     }
 
     @EventHandler
@@ -186,13 +209,98 @@ public class IntentProjection {
      * once per new intent, which made an import quadratic in its intents.
      */
     private void markFlowDirty(String flowId) {
-        jdbc.update("WITH RECURSIVE locales (locale_id) AS ("
-                + "(SELECT locale_id FROM intent_sentence_count WHERE flow_id = ? ORDER BY locale_id LIMIT 1) "
-                + "UNION ALL SELECT (SELECT c.locale_id FROM intent_sentence_count c WHERE c.flow_id = ? "
-                + "AND c.locale_id > l.locale_id ORDER BY c.locale_id LIMIT 1) FROM locales l WHERE l.locale_id IS NOT NULL) "
-                + MARK + "SELECT ?, locale_id, nextval('intent_feedback_generation'), ? FROM locales "
+        jdbc.update(LOCALES + MARK + "SELECT ?, locale_id, nextval('intent_feedback_generation'), ? FROM locales "
                 + "WHERE locale_id IS NOT NULL" + ON_MARKED,
                 flowId, flowId, flowId, currentPosition());
+    }
+
+    private static final String LOCALES = "WITH RECURSIVE locales (locale_id) AS ("
+            + "(SELECT locale_id FROM intent_sentence_count WHERE flow_id = ? ORDER BY locale_id LIMIT 1) "
+            + "UNION ALL SELECT (SELECT c.locale_id FROM intent_sentence_count c WHERE c.flow_id = ? "
+            + "AND c.locale_id > l.locale_id ORDER BY c.locale_id LIMIT 1) FROM locales l WHERE l.locale_id IS NOT NULL) ";
+    private static final String FLOW_LOCALES = LOCALES + "SELECT locale_id FROM locales WHERE locale_id IS NOT NULL";
+
+    // ---- what new intents and sentences changed, folded until the batch's commit or the next other statement
+
+    private static final class Count {
+        final String flowId;
+        final String projectId;
+        int added;
+
+        Count(String flowId, String projectId) {
+            this.flowId = flowId;
+            this.projectId = projectId;
+        }
+    }
+
+    /**
+     * Sentences added per (intent, locale); the first position that marked each (flow, locale), and each flow (a new
+     * intent marks every locale the flow had sentences in then). Written as one statement each; a mark keeps the
+     * first position and takes a new generation, as one statement per event did.
+     */
+    private final class Held implements BatchingJdbcTemplate.Folded {
+        final Map<List<String>, Count> counts = new LinkedHashMap<>();
+        final Map<List<String>, Long> marks = new LinkedHashMap<>();
+        final Map<String, Long> flowMarks = new LinkedHashMap<>();
+
+        @Override
+        public void write() {
+            // The flows' locales before this fold's counts are written: those the flow had when its intent was created
+            // (a locale whose first sentence came after that has its own, later mark, which came first in time
+            // if it is earlier: the smaller position wins).
+            Map<List<String>, Long> all = new LinkedHashMap<>(marks);
+            flowMarks.forEach((flowId, position) -> {
+                for (String localeId : jdbc.queryForList(FLOW_LOCALES, String.class, flowId, flowId)) {
+                    all.merge(List.of(flowId, localeId), position, Math::min);
+                }
+            });
+            if (!counts.isEmpty()) {
+                int n = counts.size();
+                String[] intents = new String[n];
+                String[] locales = new String[n];
+                String[] flows = new String[n];
+                String[] projects = new String[n];
+                Integer[] added = new Integer[n];
+                int i = 0;
+                for (Map.Entry<List<String>, Count> e : counts.entrySet()) {
+                    intents[i] = e.getKey().get(0);
+                    locales[i] = e.getKey().get(1);
+                    flows[i] = e.getValue().flowId;
+                    projects[i] = e.getValue().projectId;
+                    added[i++] = e.getValue().added;
+                }
+                jdbc.update("INSERT INTO intent_sentence_count (intent_id, locale_id, flow_id, project_id, sentence_count) "
+                        + "SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int[]) "
+                        + "ON CONFLICT (intent_id, locale_id) "
+                        + "DO UPDATE SET sentence_count = intent_sentence_count.sentence_count + EXCLUDED.sentence_count",
+                        intents, locales, flows, projects, added);
+            }
+            if (!all.isEmpty()) {
+                int n = all.size();
+                String[] flows = new String[n];
+                String[] locales = new String[n];
+                Long[] positions = new Long[n];
+                int i = 0;
+                for (Map.Entry<List<String>, Long> e : all.entrySet()) {
+                    flows[i] = e.getKey().get(0);
+                    locales[i] = e.getKey().get(1);
+                    positions[i++] = e.getValue();
+                }
+                jdbc.update(MARK + "SELECT f, l, nextval('intent_feedback_generation'), p "
+                        + "FROM unnest(?::varchar[], ?::varchar[], ?::bigint[]) AS m (f, l, p)" + ON_MARKED,
+                        flows, locales, positions);
+            }
+        }
+    }
+
+    /** This transaction's folded counts and marks; null outside one (or with a plain template): write at once. */
+    private Held held() {
+        return batching == null ? null : batching.folded(this, Held::new);
+    }
+
+    /** An insert of an intent or sentence row: it neither reads nor changes the folded counts and marks. */
+    private int insertBeside(String sql, Object... args) {
+        return batching != null ? batching.updateKeepingFolded(sql, args) : jdbc.update(sql, args);
     }
 
     /**

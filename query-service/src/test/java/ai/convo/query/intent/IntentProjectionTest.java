@@ -21,8 +21,15 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import ai.convo.persistence.BatchingJdbcTemplate;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.GenericTrackedEventMessage;
+import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** The intent projection is plain code: feed it events, look at the rows. */
 class IntentProjectionTest {
@@ -43,12 +50,13 @@ class IntentProjectionTest {
     static final String S3 = "0000000000000000000000c3";
 
     static JdbcTemplate jdbc;
+    static DriverManagerDataSource dataSource;
     IntentProjection projection;
 
     @BeforeAll
     static void database() {
         TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
+        dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
         for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
                 {"classpath:db/query", "flyway_history_query"}}) {
             Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
@@ -120,6 +128,60 @@ class IntentProjectionTest {
 
     private int count(String table) {
         return jdbc.queryForObject("SELECT count(*) FROM " + table, Integer.class);
+    }
+
+    /** Each event handled at its global position (what dirty marks remember), as a processor does. */
+    private void givenAtPositions(List<Object> events) {
+        for (int i = 0; i < events.size(); i++) {
+            Object event = events.get(i);
+            DefaultUnitOfWork.startAndGet(new GenericTrackedEventMessage<>(new GlobalSequenceTrackingToken(i + 1),
+                    GenericEventMessage.asEventMessage(event))).execute(() -> given(event));
+        }
+    }
+
+    /** Counts, sentences and dirty marks (without their generation, a sequence value). */
+    private List<Map<String, Object>> derivedRows() {
+        List<Map<String, Object>> rows = new java.util.ArrayList<>();
+        rows.addAll(jdbc.queryForList("SELECT intent_id, locale_id, flow_id, project_id, sentence_count "
+                + "FROM intent_sentence_count ORDER BY intent_id, locale_id"));
+        rows.addAll(jdbc.queryForList("SELECT id, intent_id, locale_id FROM sentence_view ORDER BY id"));
+        rows.addAll(jdbc.queryForList("SELECT flow_id, locale_id, first_position FROM intent_feedback_dirty "
+                + "ORDER BY flow_id, locale_id"));
+        return rows;
+    }
+
+    @Test
+    void givenCreatesReplaysAndDeletesMixedInOneBatch_thenCountsAndDirtyMarksAreThoseOfOneEventAtATime() {
+        // given: an import-like run of events, with a replayed sentence, deletions between creations and a new locale
+        String s4 = "0000000000000000000000c4";
+        String s5 = "0000000000000000000000c5";
+        String s6 = "0000000000000000000000c6";
+        String fr = "0000000000000000000000d2";
+        List<Object> events = List.of(flow(FLOW, PROJECT), intent(PARENT, FLOW, PROJECT, "Parent", null),
+                sentence(S1, PARENT, EN), sentence(S2, PARENT, EN), intent(CHILD, FLOW, PROJECT, "Child", null),
+                sentence(S3, CHILD, DE), sentence(S1, PARENT, EN),
+                new SentenceDeletedEvent(S2, PARENT, FLOW, PROJECT, ORG, EN, USER, 300), sentence(s4, PARENT, EN),
+                intent(ELSEWHERE, FLOW, PROJECT, "Elsewhere", null), sentence(s5, ELSEWHERE, fr),
+                new IntentDeletedEvent(CHILD, FLOW, PROJECT, ORG, USER, 500), sentence(s6, PARENT, DE));
+        jdbc.update("DELETE FROM intent_feedback_dirty");
+        givenAtPositions(events);
+        List<Map<String, Object>> oneAtATime = derivedRows();
+        for (String table : List.of("intent_feedback_dirty", "intent_sentence_count", "sentence_view", "intent_view",
+                "intent_flow_view")) {
+            jdbc.update("DELETE FROM " + table);
+        }
+        long generationBefore = jdbc.queryForObject("SELECT nextval('intent_feedback_generation')", Long.class);
+        // when: the same events in one transaction, with the template that folds counts and marks until it commits
+        projection = new IntentProjection(new BatchingJdbcTemplate(dataSource, 5_000));
+        new TransactionTemplate(new DataSourceTransactionManager(dataSource))
+                .executeWithoutResult(status -> givenAtPositions(events));
+        // then: the same rows; every mark is a new generation
+        assertThat(derivedRows()).isEqualTo(oneAtATime);
+        assertThat(oneAtATime).contains(Map.of("flow_id", FLOW, "locale_id", EN, "first_position", 3L),
+                Map.of("flow_id", FLOW, "locale_id", fr, "first_position", 11L));
+        assertThat(counts(PARENT)).isEqualTo(Map.of(EN, 2, DE, 1));
+        assertThat(jdbc.queryForList("SELECT generation FROM intent_feedback_dirty", Long.class))
+                .allMatch(generation -> generation > generationBefore);
     }
 
     @Test

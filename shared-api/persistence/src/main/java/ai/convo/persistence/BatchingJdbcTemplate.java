@@ -5,12 +5,16 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementCallback;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -26,7 +30,13 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * write those as {@code INSERT ... SELECT}.
  * <p>
  * A {@link #setting} (a {@code CALL} that only sets something for what follows, such as the event position the
- * history trigger reads) travels in one statement with the next write instead of a round trip of its own.
+ * history trigger reads) travels in one statement with the next write or {@link #update(String, Object...)} instead
+ * of a round trip of its own.
+ * <p>
+ * A caller may also {@link #folded fold} writes of a transaction itself (counts, marks: many changes of one row made
+ * one): they go like held-back writes, before anything else this template runs (except what the caller runs
+ * {@link #updateKeepingFolded beside them}), at {@link #flush()} and at the commit; a rollback or {@link #discard()}
+ * drops them.
  */
 public class BatchingJdbcTemplate extends JdbcTemplate {
 
@@ -37,6 +47,10 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         private final List<List<Object[]>> arguments = new ArrayList<>();
         /** Statements that carry a setting: sent row by row (the driver cannot batch two statements in one). */
         private final List<Boolean> composite = new ArrayList<>();
+        /** Folded writes, by their caller's key: written before the next other statement, at flush and at the commit. */
+        private final Map<Object, Folded> folds = new LinkedHashMap<>();
+        /** While a statement that leaves the folded rows alone runs: they stay folded. */
+        private boolean keepFolds;
         private int size;
         private String setting;
         private Object[] settingArgs;
@@ -78,7 +92,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         }
 
         boolean isEmpty() {
-            return size == 0 && setting == null;
+            return size == 0 && setting == null && folds.isEmpty();
         }
 
         /** Sends the writes, and a setting no write took along when another statement is to follow (not at commit). */
@@ -129,6 +143,12 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         }
     }
 
+    /** Writes a caller folds within one transaction ({@link #folded}): written when held-back writes are sent. */
+    public interface Folded {
+        /** Writes what was folded, through this template; called once, then this instance is forgotten. */
+        void write();
+    }
+
     private final int maxPending;
 
     public BatchingJdbcTemplate(DataSource dataSource, int maxPending) {
@@ -165,6 +185,71 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         pending().set(sql, args.clone());
     }
 
+    /**
+     * This transaction's folded writes under {@code key}, made by {@code create} the first time; null outside a
+     * transaction (the caller then writes at once).
+     */
+    public <T extends Folded> T folded(Object key, Supplier<T> create) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            return null;
+        }
+        @SuppressWarnings("unchecked")
+        T folded = (T) pending().folds.computeIfAbsent(key, k -> create.get());
+        return folded;
+    }
+
+    /**
+     * As {@link #update(String, Object...)}, for a statement that neither reads nor changes any folded rows (the
+     * caller's own insert of the rows it counts): the folded writes stay folded instead of going before it.
+     */
+    public int updateKeepingFolded(String sql, Object... args) {
+        Pending pending = TransactionSynchronizationManager.isSynchronizationActive()
+                ? (Pending) TransactionSynchronizationManager.getResource(this) : null;
+        if (pending == null || pending.keepFolds) {
+            return update(sql, args);
+        }
+        pending.keepFolds = true;
+        try {
+            return update(sql, args);
+        } finally {
+            pending.keepFolds = false;
+        }
+    }
+
+    private static void writeFolds(Pending pending) {
+        while (!pending.folds.isEmpty()) {
+            Object key = pending.folds.keySet().iterator().next();
+            pending.folds.remove(key).write();
+        }
+    }
+
+    /**
+     * As {@link JdbcTemplate#update(String, Object...)}; a setting no write took along yet goes in the same round trip
+     * (one statement of both), and the row count is the one of {@code sql}.
+     */
+    @Override
+    public int update(String sql, Object... args) throws DataAccessException {
+        Pending pending = TransactionSynchronizationManager.isSynchronizationActive()
+                ? (Pending) TransactionSynchronizationManager.getResource(this) : null;
+        if (pending == null || pending.setting == null) {
+            return super.update(sql, args);
+        }
+        Object[] both = new Object[pending.settingArgs.length + args.length];
+        System.arraycopy(pending.settingArgs, 0, both, 0, pending.settingArgs.length);
+        System.arraycopy(args, 0, both, pending.settingArgs.length, args.length);
+        String composite = pending.setting + ";\n" + sql;
+        pending.setting = null;
+        pending.settingArgs = null;
+        Integer count = execute(composite, (PreparedStatementCallback<Integer>) statement -> {
+            new ArgumentPreparedStatementSetter(both).setValues(statement);
+            statement.execute();
+            // the setting's outcome first (a CALL's, no row count), then the statement's
+            statement.getMoreResults();
+            return Math.max(statement.getUpdateCount(), 0);
+        });
+        return count == null ? 0 : count;
+    }
+
     private Pending pending() {
         Pending pending = (Pending) TransactionSynchronizationManager.getResource(this);
         if (pending == null) {
@@ -182,6 +267,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
             pending.statements.clear();
             pending.arguments.clear();
             pending.composite.clear();
+            pending.folds.clear();
             pending.size = 0;
             pending.setting = null;
             pending.settingArgs = null;
@@ -201,6 +287,10 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         if (pending == null || pending.isEmpty()) {
             return;
         }
+        writeFolds(pending);
+        if (pending.isEmpty()) {
+            return;
+        }
         Connection connection = DataSourceUtils.getConnection(obtainDataSource());
         try {
             pending.send(connection, statementFollows);
@@ -216,6 +306,9 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
     protected void applyStatementSettings(Statement statement) throws SQLException {
         Pending pending = TransactionSynchronizationManager.isSynchronizationActive()
                 ? (Pending) TransactionSynchronizationManager.getResource(this) : null;
+        if (pending != null && !pending.keepFolds) {
+            writeFolds(pending);
+        }
         if (pending != null && !pending.isEmpty()) {
             pending.send(statement.getConnection(), true);
         }

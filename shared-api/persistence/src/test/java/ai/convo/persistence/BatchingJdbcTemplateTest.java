@@ -141,4 +141,47 @@ class BatchingJdbcTemplateTest {
         });
         assertThat(jdbc.queryForObject("SELECT count(*) FROM stamped", Long.class)).isEqualTo(1);
     }
+
+    @Test
+    void givenASetting_whenAnUpdateRuns_thenItCarriesTheSettingAndAnswersItsOwnRowCount() {
+        int[] counts = transaction.execute(status -> {
+            jdbc.write("INSERT INTO stamped (id) VALUES (?)", 1);
+            jdbc.setting("CALL test_stamp(?)", "with the update");
+            int inserted = jdbc.update("INSERT INTO stamped (id) VALUES (?), (?) ON CONFLICT (id) DO NOTHING", 1, 2);
+            int none = jdbc.update("UPDATE stamped SET stamp = 'x' WHERE id = ?", 99);
+            return new int[] {inserted, none};
+        });
+        assertThat(counts).containsExactly(1, 0);
+        assertThat(jdbc.queryForList("SELECT id || '=' || coalesce(stamp, '') FROM stamped ORDER BY id", String.class))
+                .containsExactly("1=", "2=with the update");
+    }
+
+    /** Counts folded per key, as a projection folds the sentence counts of a batch. */
+    private static final class Tally implements BatchingJdbcTemplate.Folded {
+        final java.util.Map<Integer, Integer> added = new java.util.LinkedHashMap<>();
+
+        @Override
+        public void write() {
+            added.forEach((id, n) -> jdbc.update("INSERT INTO batched (id, label) VALUES (?, ?::text) ON CONFLICT (id) "
+                    + "DO UPDATE SET label = (batched.label::int + EXCLUDED.label::int)::text", id, n));
+        }
+    }
+
+    @Test
+    void givenFoldedWrites_whenAnotherStatementRunsOrTheTransactionCommits_thenTheyGoFirstOnceAndADiscardDropsThem() {
+        Object key = new Object();
+        transaction.executeWithoutResult(status -> {
+            jdbc.folded(key, Tally::new).added.merge(1, 1, Integer::sum);
+            jdbc.updateKeepingFolded("INSERT INTO stamped (id) VALUES (?)", 1);
+            assertThat(jdbc.folded(key, Tally::new).added).as("still folded beside that insert").containsEntry(1, 1);
+            jdbc.folded(key, Tally::new).added.merge(1, 1, Integer::sum);
+            assertThat(jdbc.queryForObject("SELECT label FROM batched WHERE id = 1", String.class)).isEqualTo("2");
+            jdbc.folded(key, Tally::new).added.merge(2, 5, Integer::sum);
+            jdbc.discard();
+            jdbc.folded(key, Tally::new).added.merge(1, 3, Integer::sum);
+        });
+        assertThat(jdbc.queryForList("SELECT id || '=' || label FROM batched ORDER BY id", String.class))
+                .containsExactly("1=5");
+        assertThat(jdbc.folded(key, Tally::new)).as("outside a transaction: write at once").isNull();
+    }
 }
