@@ -39,6 +39,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * drops them.
  */
 public class BatchingJdbcTemplate extends JdbcTemplate {
+
     /** The writes held back in one transaction: groups of one statement's argument lists, in order. */
     private static final class Pending implements TransactionSynchronization {
         private final BatchingJdbcTemplate template;
@@ -46,7 +47,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         private final List<List<Object[]>> arguments = new ArrayList<>();
         /** Statements that carry a setting: sent row by row (the driver cannot batch two statements in one). */
         private final List<Boolean> composite = new ArrayList<>();
-        /** Folded writes, by their caller's key: written at flush and before the commit. */
+        /** Folded writes, by their caller's key: written before the next other statement, at flush and at the commit. */
         private final Map<Object, Folded> folds = new LinkedHashMap<>();
         /** While a statement that leaves the folded rows alone runs: they stay folded. */
         private boolean keepFolds;
@@ -142,7 +143,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         }
     }
 
-    /** Writes a caller folds within one transaction and hands to {@link #folded}: written at flush and commit. */
+    /** Writes a caller folds within one transaction ({@link #folded}): written when held-back writes are sent. */
     public interface Folded {
         /** Writes what was folded, through this template; called once, then this instance is forgotten. */
         void write();
