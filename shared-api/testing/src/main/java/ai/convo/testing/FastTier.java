@@ -1,18 +1,13 @@
 package ai.convo.testing;
 
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.SpringApplicationRunListener;
-
 /**
  * The guard of the fast tier ({@code ./mvnw test}): Surefire sets {@code convo.test.tier=fast} (root pom.xml), and then
- * starting PostgreSQL ({@link TestDatabase}) or a Spring application (this listener, from META-INF/spring.factories)
- * throws, so a test that forgot its {@code @Tag("integration")} fails at once instead of slowing the inner loop.
+ * starting PostgreSQL ({@link TestDatabase}) or a Spring application ({@link FastTierRunListener}) throws, so a test
+ * that forgot its {@code @Tag("integration")} fails at once instead of slowing the inner loop.
  */
-public final class FastTier implements SpringApplicationRunListener {
+public final class FastTier {
 
-    /** Spring Boot's constructor for run listeners. */
-    public FastTier(SpringApplication application, String[] args) {
-        refuse("a Spring application");
+    private FastTier() {
     }
 
     /** Throws if this JVM runs the fast tier. */
