@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ./mvnw -B -q -DskipTests install
-./mvnw -B verify -pl deploy/launcher -Dit.test=FaultMatrixBench -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+./mvnw -B verify -Pe2e -pl deploy/launcher -Dit.test=FaultMatrixBench -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
   -Dfailsafe.failIfNoSpecifiedTests=false -Dfaults.outage-seconds="${OUTAGE:-15}" \
   | tee deploy/launcher/target/fault-matrix.log | grep -v '^\[INFO\] Download'
 sed -n '/==== FAULT MATRIX ====/,/^=====================$/p' deploy/launcher/target/fault-matrix.log

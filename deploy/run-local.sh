@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # the jars only: the images (on by default in a build, see the README) are not what runs here
-./mvnw -B -q -DskipTests -DskipImages package
+./mvnw -B -q -DskipTests package
 exec java -Dconvo.home="$PWD" -jar deploy/launcher/target/launcher-0.1.0-SNAPSHOT-exec.jar "$@"

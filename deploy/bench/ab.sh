@@ -8,7 +8,7 @@
 #   ENV_B="" ROUNDS=3 deploy/bench/ab.sh
 # WARMUP (60 s) is per target on each fresh stack: with 20 s, C2 was still compiling in all three JVMs during the
 # measured commands, and they came out at a third to a half of the warm rate (this machine, 2 cores).
-# Needs wrk, pgbench, psql and the built jars (./mvnw -B install -DskipTests -DskipImages).
+# Needs wrk, pgbench, psql and the built jars (./mvnw -B install -DskipTests).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROUNDS=${ROUNDS:-3}; WARMUP=${WARMUP:-60}; DURATION=${DURATION:-10}; CONNECTIONS=${CONNECTIONS:-32}

@@ -5,12 +5,12 @@
 # req/s, p99, that process's CPU per request and the whole machine's (PostgreSQL and the stack's query service
 # projecting the side's events included), every round, then the means per side.
 #   cp command-service/target/command-service-0.1.0-SNAPSHOT-exec.jar /tmp/a.jar   # before the change
-#   ... change, ./mvnw -B -q install -DskipTests -DskipImages ...
+#   ... change, ./mvnw -B -q install -DskipTests ...
 #   JAR_A=/tmp/a.jar JAR_B=command-service/target/command-service-0.1.0-SNAPSHOT-exec.jar deploy/bench/commands-ab.sh
 # ENV_A, ENV_B: space-separated NAME=value pairs for one side only (e.g. ENV_B=AXON_TIMEOUT_ENABLED=true).
 # Env: ROUNDS (3), SECONDS_EACH (10), WARMUP (3 passes of 20 s per side), CONNECTIONS (32).
 # Both sides decide on the same 64 aggregates: each run first reloads those the other side changed (64 loads in a run
-# of about 10,000 commands). Needs wrk and the built jars (./mvnw -B install -DskipTests -DskipImages).
+# of about 10,000 commands). Needs wrk and the built jars (./mvnw -B install -DskipTests).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 JAR_A=$(realpath "${JAR_A:?the command service jar before}"); JAR_B=$(realpath "${JAR_B:?the command service jar after}")

@@ -6,7 +6,7 @@
 #   JAR_A=/tmp/gateway-before.jar JAR_B=deploy/gateway/target/gateway-0.1.0-SNAPSHOT-exec.jar deploy/bench/gateway-ab.sh
 # ENV_A, ENV_B: space-separated NAME=value pairs for one side only. JAR_A, JAR_B: this build's gateway by default.
 # Env: ROUNDS (4), SECONDS_EACH (8), WARMUP (2 passes of 20 s per side), CONNECTIONS (32).
-# Needs wrk and the built jars (./mvnw -B install -DskipTests -DskipImages).
+# Needs wrk and the built jars (./mvnw -B install -DskipTests).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 GATEWAY_JAR=deploy/gateway/target/gateway-0.1.0-SNAPSHOT-exec.jar

@@ -9,7 +9,7 @@ PER_ROUTE=${PER_ROUTE:-200}
 SEED=${SEED:-$(date +%s)}
 status=0
 for module in command-service query-service; do
-  ./mvnw -B -o verify -pl "$module" -Dit.test=none -Dtest=HostileCorpusTest -Dsurefire.failIfNoSpecifiedTests=false \
+  ./mvnw -B -o test -pl "$module" -Dtest=HostileCorpusTest -Dsurefire.failIfNoSpecifiedTests=false \
       -DargLine="-Dcorpus.perRoute=$PER_ROUTE -Dcorpus.seed=$SEED" > "$module/target/hostile.log" 2>&1 || status=1
   grep -a -E "^hostile corpus|^FINDING" "$module/target/hostile.log" || true
 done

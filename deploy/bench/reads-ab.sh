@@ -4,13 +4,13 @@
 # A B B A, so both see the same machine. Prints every round and the mean per target: the bare WebFlux endpoint, the
 # uncached token list (36 tokens, limit=25) and the cached intent list (a flow of INTENTS intents, limit=25).
 #   cp query-service/target/query-service-0.1.0-SNAPSHOT-exec.jar /tmp/a.jar   # before the change
-#   ... change, ./mvnw -B -q install -DskipTests -DskipImages ...
+#   ... change, ./mvnw -B -q install -DskipTests ...
 #   JAR_A=/tmp/a.jar JAR_B=query-service/target/query-service-0.1.0-SNAPSHOT-exec.jar deploy/bench/reads-ab.sh
 # ENV_A, ENV_B: space-separated NAME=value pairs for one side only (e.g. ENV_B=APP_CONSISTENCY_PER_PRINCIPAL=false).
 # Env: ROUNDS (3), SECONDS_EACH (6), WARMUP (30 s per target and side), CONNECTIONS (32), INTENTS (2000), GAP (0; 1
 #      leaves a position no event takes, as an append that rolled back does, below a write of the bench's principal:
 #      what run-all's history runs leave, where two command services write the same aggregates).
-# Needs wrk and the built jars (./mvnw -B install -DskipTests -DskipImages).
+# Needs wrk and the built jars (./mvnw -B install -DskipTests).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 JAR_A=$(realpath "${JAR_A:?the query service jar before}"); JAR_B=$(realpath "${JAR_B:?the query service jar after}")

@@ -5,6 +5,6 @@
 # Usage: deploy/bench/snapshot-scale.sh      Env: INTENTS (10000), SENTENCES per intent (10), RUNS (3).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-./mvnw -B -q -pl command-service -am verify -Dsurefire.failIfNoSpecifiedTests=false -Dtest=SnapshotScaleBench \
+./mvnw -B -q -pl command-service -am test -Dsurefire.failIfNoSpecifiedTests=false -Dtest=SnapshotScaleBench \
   -Dsnapshot.bench=true -Dsnapshot.bench.intents="${INTENTS:-10000}" -Dsnapshot.bench.sentences="${SENTENCES:-10}" \
   -Dsnapshot.bench.runs="${RUNS:-3}" 2>&1 | grep -E "BENCH|Tests run|FAIL" || true

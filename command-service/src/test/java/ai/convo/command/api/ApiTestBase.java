@@ -11,6 +11,7 @@ import java.util.Base64;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
@@ -29,6 +30,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 // Contexts share one database and all keep running: only the knowledge tests' context ingests, so pausing its
 // worker really holds a source in ingesting.
 @TestPropertySource(properties = "app.knowledge.ingestion.enabled=false")
+@Tag("integration")
 public abstract class ApiTestBase {
 
     static final TestDatabase.Settings DB = TestDatabase.newDatabase();

@@ -7,6 +7,7 @@ import ai.convo.persistence.AxonSerializers;
 import ai.convo.testing.TestDatabase;
 import org.axonframework.serialization.SerializedObject;
 import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -15,6 +16,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * V12 gives the write side's project lookup the project names: a project created before it existed gets the name
  * its stored ProjectCreatedEvent carries, read from the payload exactly as the event store wrote it.
  */
+@Tag("integration")
 class ProjectNamesMigrationTest {
 
     @Test

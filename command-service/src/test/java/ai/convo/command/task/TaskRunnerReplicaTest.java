@@ -24,6 +24,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -37,6 +38,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = CommandServiceApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
         properties = "app.tasks.runner.enabled=false")
+@Tag("integration")
 class TaskRunnerReplicaTest {
 
     static final TestDatabase.Settings DB = TestDatabase.newDatabase();

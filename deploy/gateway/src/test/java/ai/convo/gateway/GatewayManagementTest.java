@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -15,6 +16,7 @@ import org.springframework.core.env.Environment;
 /** The gateway's health and metrics on its management port; on the proxy port the path is the backends' (503 here). */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"app.gateway.command-uri=http://127.0.0.1:1", "app.gateway.query-uri=http://127.0.0.1:1"})
+@Tag("integration")
 class GatewayManagementTest {
 
     @Autowired

@@ -26,7 +26,7 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * The image tarballs as a container runtime would see them: each is unpacked layer by layer into a directory (the
- * image's root file system), then checked. Skipped when the images were not built (-DskipImages).
+ * image's root file system), then checked. Skipped when the images were not built (they are with -Pe2e or -Pimages).
  */
 class ImagesTest {
 
@@ -130,7 +130,7 @@ class ImagesTest {
     }
 
     private Image unpack(String module) throws Exception {
-        assumeTrue(Boolean.getBoolean("images.built"), "images not built (-DskipImages)");
+        assumeTrue(Boolean.getBoolean("images.built"), "images not built (-Pe2e or -Pimages builds them)");
         Path tarball = ROOT.resolve(module).resolve("target/jib-image.tar");
         assertTrue(Files.isRegularFile(tarball), tarball + " was not built");
         Path archive = Files.createDirectories(work.resolve(module.replace('/', '-') + "-archive"));

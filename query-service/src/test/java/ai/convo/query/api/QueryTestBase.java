@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
@@ -31,6 +32,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * exactly as the command service would, and read with X-Event-Position so they see their own writes.
  */
 @SpringBootTest(classes = QueryServiceApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@Tag("integration")
 public abstract class QueryTestBase {
 
     static final TestDatabase.Settings DB = TestDatabase.newDatabase();

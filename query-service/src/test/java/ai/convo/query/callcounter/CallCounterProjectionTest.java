@@ -12,11 +12,13 @@ import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /** The call counter projection is plain code: feed it events, look at the day rows. */
+@Tag("integration")
 class CallCounterProjectionTest {
 
     static final String ORG = "000000000000000000000001";

@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.netty.resources.LoopResources;
@@ -23,6 +24,7 @@ import reactor.netty.resources.LoopResources;
  * so their tokens say "read up to 42, 41 missing". The principal's newest write is 42; a read of it must still wait
  * for 41, its own write too. A gap no event fills (an append that rolled back) is not waited for.
  */
+@Tag("integration")
 class ProjectionProgressTest {
 
     private static final LoopResources LOOPS = LoopResources.create("progress-test", 1, true);

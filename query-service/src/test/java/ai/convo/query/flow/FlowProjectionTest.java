@@ -13,11 +13,13 @@ import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /** The flow projection is plain code: feed it events, look at the rows. */
+@Tag("integration")
 class FlowProjectionTest {
 
     static final String ORG = "000000000000000000000001";

@@ -15,11 +15,13 @@ import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /** The function projection is plain code: feed it events, look at the rows. */
+@Tag("integration")
 class FunctionProjectionTest {
 
     static final String ORG = "000000000000000000000001";

@@ -19,12 +19,14 @@ import java.util.function.Function;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /** The dirty marks of the projection and one refresh at a time: claim, compute, write, failure, concurrent change. */
+@Tag("integration")
 class IntentFeedbackRefresherTest {
 
     static final String EN = "0000000000000000000000e1";

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -22,6 +23,7 @@ import tools.jackson.databind.JsonNode;
  * engine generates (a continued page's "(k &gt; v) OR (k = v AND id &gt; w)" is not an index range for PostgreSQL,
  * so the planner may read the rest of the range through the index and sort it).
  */
+@Tag("integration")
 class IntentListPlanTest {
 
     static final String ORG = "00000000000000000000000o";

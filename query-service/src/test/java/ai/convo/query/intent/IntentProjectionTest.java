@@ -20,6 +20,7 @@ import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import org.axonframework.eventhandling.GenericEventMessage;
@@ -32,6 +33,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** The intent projection is plain code: feed it events, look at the rows. */
+@Tag("integration")
 class IntentProjectionTest {
 
     static final String ORG = "000000000000000000000001";

@@ -10,11 +10,13 @@ import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /** The system message projection is plain code: feed it events, look at the rows. */
+@Tag("integration")
 class SystemMessageProjectionTest {
 
     static final String ADMIN = "000000000000000000000001";

@@ -51,6 +51,12 @@ public final class LocalPostgres implements AutoCloseable {
      * @param durable false turns fsync off (tests); true keeps it on (data you want to keep)
      */
     public static LocalPostgres start(Path dataDir, int port, boolean durable) {
+        // The guard of the fast test tier (./mvnw test, root pom.xml); ai.convo.testing.FastTier says the same.
+        if ("fast".equals(System.getProperty("convo.test.tier"))) {
+            throw new IllegalStateException("This test starts PostgreSQL, but ./mvnw test runs only tests that start"
+                    + " neither Spring nor PostgreSQL: tag the test class (or its base class) @Tag(\"integration\")"
+                    + " so that ./mvnw verify runs it.");
+        }
         boolean root = Privileges.isRoot();
         Path bin = Binaries.install(root).resolve("bin");
         Path data = DataDirectory.prepare(dataDir.toAbsolutePath().normalize(), root);

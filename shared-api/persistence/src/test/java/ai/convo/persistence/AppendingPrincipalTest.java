@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * trigger records the newest index it wrote under each key, in the append's transaction. Nothing is recorded for an
  * append without a principal.
  */
+@Tag("integration")
 class AppendingPrincipalTest {
 
     private static DatabaseSettings settings;

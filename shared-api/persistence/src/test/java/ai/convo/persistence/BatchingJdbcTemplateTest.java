@@ -10,12 +10,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** Writes held back are sent before anything else the template runs, in order, at the commit, and not after a rollback. */
+@Tag("integration")
 class BatchingJdbcTemplateTest {
 
     private static HikariDataSource dataSource;

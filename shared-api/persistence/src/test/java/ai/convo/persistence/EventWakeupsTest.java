@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -24,6 +25,7 @@ import org.postgresql.PGNotification;
  * Appending events raises no NOTIFY in the appending transaction (it would hold PostgreSQL's notification lock across
  * the commit's flush); the wake-up comes after the commit, from EventWakeups, once per unit of work.
  */
+@Tag("integration")
 class EventWakeupsTest {
 
     private static DatabaseSettings settings;

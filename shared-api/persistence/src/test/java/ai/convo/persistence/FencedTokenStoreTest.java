@@ -20,6 +20,7 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * it go; A then finishes its batch and stores its older token. Axon's store lets A claim the free segment and move the
  * token (and, in the same transaction, the projection rows) back; the fenced store refuses, so A's batch rolls back.
  */
+@Tag("integration")
 class FencedTokenStoreTest {
 
     private static final String PROCESSOR = "locales";

@@ -15,12 +15,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A large append (an import) takes its global indexes alone: no other transaction's events commit inside its range,
  * so it leaves the processors no gap per event of its own. Small appends never wait for each other.
  */
+@Tag("integration")
 class LargeAppendsTest {
 
     private static DatabaseSettings settings;

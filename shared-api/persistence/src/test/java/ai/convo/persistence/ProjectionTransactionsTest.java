@@ -8,11 +8,13 @@ import org.axonframework.common.transaction.Transaction;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /** A projection transaction commits without waiting for the flush; the pooled connection goes back as it was. */
+@Tag("integration")
 class ProjectionTransactionsTest {
 
     private static HikariDataSource dataSource;

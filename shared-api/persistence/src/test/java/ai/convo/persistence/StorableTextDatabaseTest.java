@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * with NUL, unpaired surrogates, noncharacters, BOMs and controls mixed in, from a fixed seed (others with
  * {@code -Dstorable.seed=}).
  */
+@Tag("integration")
 class StorableTextDatabaseTest {
 
     private static final int SAMPLES = 3_000;

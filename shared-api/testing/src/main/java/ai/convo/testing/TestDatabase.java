@@ -41,6 +41,7 @@ public final class TestDatabase {
 
     /** Creates a new, empty, uniquely named database on the shared server. */
     public static Settings newDatabase() {
+        FastTier.refuse("PostgreSQL");
         Server s = server();
         String name = "test_" + COUNTER.incrementAndGet() + "_"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
