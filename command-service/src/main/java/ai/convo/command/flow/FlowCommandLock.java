@@ -1,5 +1,7 @@
 package ai.convo.command.flow;
 
+import ai.convo.command.web.Commands;
+
 import ai.convo.contract.flow.DeleteFlowCommand;
 import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.flow.UpdateFlowCommand;
@@ -36,7 +38,7 @@ public class FlowCommandLock implements MessageHandlerInterceptor<CommandMessage
         Object payload = unitOfWork.getMessage().getPayload();
         FlowId flow = flowOf(payload);
         if (flow != null) {
-            boolean exclusive = payload instanceof DeleteFlowCommand;
+            boolean exclusive = payload instanceof DeleteFlowCommand || Commands.inBatch();
             jdbc.queryForList("SELECT flow_id FROM cmd_flow_lookup WHERE flow_id = ? FOR " + (exclusive ? "UPDATE" : "SHARE"),
                     String.class, flow.value());
         }

@@ -1,5 +1,7 @@
 package ai.convo.command.intent;
 
+import ai.convo.command.web.Commands;
+
 import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.intent.CreateIntentCommand;
 import ai.convo.contract.intent.CreateSentenceCommand;
@@ -43,7 +45,7 @@ public class IntentFlowLock implements MessageHandlerInterceptor<CommandMessage<
     public Object handle(UnitOfWork<? extends CommandMessage<?>> unitOfWork, InterceptorChain chain) throws Exception {
         Lock lock = lockOf(unitOfWork.getMessage().getPayload());
         if (lock.mode() != Mode.NONE) {
-            lookup.lockFlow(lock.flow().value(), lock.mode() == Mode.EXCLUSIVE);
+            lookup.lockFlow(lock.flow().value(), lock.mode() == Mode.EXCLUSIVE || Commands.inBatch());
         }
         return chain.proceed();
     }

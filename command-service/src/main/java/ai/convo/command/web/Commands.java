@@ -138,7 +138,28 @@ public class Commands {
         }
     }
 
+    /** Set while the commands of one batch run, on their thread (the command bus runs them on the caller's). */
+    private static final ThreadLocal<Boolean> BATCH = new ThreadLocal<>();
+
+    /**
+     * Whether the command being handled is one of a batch sent together: a lock it takes is held until the batch
+     * commits, so a lock a later command of the batch may need stronger must be taken strong at once (two batches
+     * that each hold a shared lock and then both ask for the exclusive one deadlock).
+     */
+    public static boolean inBatch() {
+        return Boolean.TRUE.equals(BATCH.get());
+    }
+
     private List<Object> together(List<?> commands, List<String> labels) {
+        BATCH.set(true);
+        try {
+            return togetherInBatch(commands, labels);
+        } finally {
+            BATCH.remove();
+        }
+    }
+
+    private List<Object> togetherInBatch(List<?> commands, List<String> labels) {
         // one trace for all of them, as for the commands one command sends: the batch is one audit event
         String trace = java.util.UUID.randomUUID().toString();
         List<Object> results = DecidingAgain.run(() -> transactions.execute(status -> {

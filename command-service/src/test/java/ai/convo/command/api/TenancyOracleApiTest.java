@@ -26,6 +26,7 @@ import org.springframework.web.reactive.result.method.annotation.RequestMappingH
  * tells one organisation what exists in another, or lets it refer to another's resources. The routes come from the
  * service's own route table: a new write route fails here until it is given its body below. An answer that is not a
  * refusal must be one that changes nothing (removing what is not there), or it stored a reference to the other's.
+ * The same bodies drive every write route twenty times at once on one resource, beside another organisation's write.
  */
 class TenancyOracleApiTest extends IntentApiSupport {
 
@@ -173,6 +174,96 @@ class TenancyOracleApiTest extends IntentApiSupport {
             }
         }
         assertThat(differences).isEmpty();
+    }
+
+    /**
+     * The same write, twenty times at once on one resource, for every write route in turn (creations first, then
+     * changes, then deletions from the leaves to the project): no answer is a 5xx (but 501), every one comes within the
+     * client's 30 s, and another organisation's write beside each burst answers within two seconds.
+     */
+    @Test
+    void givenEveryWriteRoute_whenSentTwentyTimesAtOnceOnOneResource_thenNoServerErrorAndTheNeighbourIsServed()
+            throws Exception {
+        // given: one of each resource in organisation A, and a neighbour organisation with a project of its own
+        Map<String, String> a = resources(ADMIN_KEY, adminUserId());
+        String neighbourKey = otherOrganisationKey("burst-" + Ids.newId() + "@example.com");
+        String neighbourProject = (String) createProject(neighbourKey, "Neighbour " + Ids.newId(), "en-US").get("_id");
+        List<String> routes = writeRoutes().stream().filter(BODIES::containsKey)
+                .sorted(java.util.Comparator.comparingInt(TenancyOracleApiTest::burstOrder)).toList();
+        List<String> findings = new ArrayList<>();
+        long slowestNeighbour = 0;
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(21);
+        try {
+            for (String route : routes) {
+                String method = route.substring(0, route.indexOf(' '));
+                String path = route.substring(route.indexOf(' ') + 1);
+                Map<String, String> own = new LinkedHashMap<>(a);
+                own.put("fresh", "N" + Ids.newId());
+                own.put("voiceAssistant", "alexa");
+                // when: twenty identical requests at once, and the neighbour's write beside them
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                List<java.util.concurrent.Future<Answer>> burst = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    burst.add(clients.submit(() -> {
+                        go.await();
+                        return send(ADMIN_KEY, method, path, BODIES.get(route), own, -1, null);
+                    }));
+                }
+                java.util.concurrent.Future<Long> neighbour = clients.submit(() -> {
+                    go.await();
+                    long started = System.nanoTime();
+                    Answer answer = send(neighbourKey, "PATCH", "/v2.0/projects/{projectId}", "{\"name\":\"{fresh}\"}",
+                            Map.of("projectId", neighbourProject, "fresh", "N" + Ids.newId()), -1, null);
+                    long millis = (System.nanoTime() - started) / 1_000_000;
+                    return answer.status() == 200 ? millis : -answer.status();
+                });
+                go.countDown();
+                // then
+                for (var future : burst) {
+                    try {
+                        Answer answer = future.get();
+                        if (answer.status() >= 500 && answer.status() != 501) {
+                            findings.add(route + ": " + answer);
+                        }
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        findings.add(route + ": no answer within 30 s (" + e.getCause() + ")");
+                    }
+                }
+                long neighbourMillis = neighbour.get();
+                if (neighbourMillis < 0 || neighbourMillis > 2_000) {
+                    findings.add(route + ": the neighbour's write " + (neighbourMillis < 0 ? "answered "
+                            + -neighbourMillis : "took " + neighbourMillis + " ms"));
+                }
+                slowestNeighbour = Math.max(slowestNeighbour, neighbourMillis);
+            }
+        } finally {
+            clients.shutdownNow();
+            // the tasks the bursts created (restores, copies, packages, exports) end before the next test counts events
+            long deadline = System.nanoTime() + 180_000_000_000L;
+            while (System.nanoTime() < deadline && jdbc.queryForObject("SELECT count(*) FROM task_run WHERE status "
+                    + "NOT IN ('done', 'error', 'cancelled')", Long.class) > 0) {
+                Thread.sleep(50);
+            }
+        }
+        System.out.printf("%d write routes × 20 at once: the neighbour's slowest write beside a burst %d ms%n",
+                routes.size(), slowestNeighbour);
+        assertThat(findings).isEmpty();
+    }
+
+    /** Creations, then changes, then deletions from the leaves to the project, so each burst finds its resource. */
+    private static int burstOrder(String route) {
+        if (!route.startsWith("DELETE")) {
+            return route.startsWith("POST") ? 0 : 1;
+        }
+        List<String> leavesFirst = List.of("sentences", "learningsentences", "intents", "states", "sources",
+                "knowledgestores", "snippets", "functions", "locales", "flows", "snapshots", "apikeys", "external",
+                "projects");
+        for (int i = 0; i < leavesFirst.size(); i++) {
+            if (route.contains("/" + leavesFirst.get(i) + "/")) {
+                return 2 + i;
+            }
+        }
+        return 2 + leavesFirst.size();
     }
 
     /** A route's answer: its status and body without what differs per request (instance, traceId). */
