@@ -56,23 +56,8 @@ class IntentImportPaceApiTest extends SnapshotWorkSupport {
         assertThat(status(taskId)).isEqualTo("active");
 
         // and: once the segment follows the log, every part is applied
-        AtomicBoolean following = new AtomicBoolean(true);
-        Thread readSide = new Thread(() -> {
-            while (following.get()) {
-                claim(head());
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        readSide.start();
-        try {
+        try (ReadSide following = new ReadSide()) {
             awaitDone(taskId);
-        } finally {
-            following.set(false);
-            readSide.join();
         }
         assertThat(intentsIn(built.flowId())).isEqualTo(before + INTENTS);
         assertThat(sentencesIn(built.flowId())).isGreaterThanOrEqualTo(INTENTS * 5L);
@@ -108,24 +93,9 @@ class IntentImportPaceApiTest extends SnapshotWorkSupport {
         // when: "Order" is deleted meanwhile, and the read side then follows the log
         send(org.springframework.http.HttpMethod.DELETE, "/v2.0/flows/" + built.flowId() + "/intents/"
                 + built.parentIntentId(), null).expectStatus().is2xxSuccessful();
-        AtomicBoolean following = new AtomicBoolean(true);
-        Thread readSide = new Thread(() -> {
-            while (following.get()) {
-                claim(head());
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        readSide.start();
         String end;
-        try {
+        try (ReadSide following = new ReadSide()) {
             end = awaitEnd(taskId);
-        } finally {
-            following.set(false);
-            readSide.join();
         }
 
         // then: the parts before the last are imported, the last is not, and the task says so
@@ -137,6 +107,32 @@ class IntentImportPaceApiTest extends SnapshotWorkSupport {
     }
 
     // ---- helpers
+
+    /** The stand-in segment following the head of the log every 50 ms, as a live processor would, until closed. */
+    private final class ReadSide implements AutoCloseable {
+
+        private final AtomicBoolean following = new AtomicBoolean(true);
+        private final Thread thread = new Thread(() -> {
+            while (following.get()) {
+                claim(head());
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+
+        ReadSide() {
+            thread.start();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            following.set(false);
+            thread.join();
+        }
+    }
 
     private String importFile(Built built) {
         return importFile(built, null);

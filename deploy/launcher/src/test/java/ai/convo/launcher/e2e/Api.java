@@ -54,8 +54,13 @@ final class Api {
             request.header("Content-Type", "application/json");
         }
         headers.forEach(request::header);
+        return exchange(request.build());
+    }
+
+    /** Sends the request and reads its answer as JSON (null when there is no body). */
+    private static Answer exchange(HttpRequest request) {
         try {
-            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode json = response.body() == null || response.body().isBlank() ? null : JSON.readTree(response.body());
             return new Answer(response.statusCode(), json, response);
         } catch (IOException e) {
@@ -94,16 +99,7 @@ final class Api {
                 .header(authHeader, authValue).header("Accept", "application/json")
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build();
-        try {
-            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            JsonNode json = response.body() == null || response.body().isBlank() ? null : JSON.readTree(response.body());
-            return new Answer(response.statusCode(), json, response);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return exchange(request);
     }
 
     Answer get(String path) {
