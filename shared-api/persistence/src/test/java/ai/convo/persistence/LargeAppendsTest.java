@@ -48,6 +48,8 @@ class LargeAppendsTest {
             awaitOneWaitingForTheAppendLock();
             assertThat(smallIndex).isNotDone();
             connection.commit();
+            // the small append commits once the lock is free: its index is read after that, not before
+            smallIndex.get(30, TimeUnit.SECONDS);
         }
         assertThat(smallIndex(small)).isGreaterThan(range(large)[1]);
     }
