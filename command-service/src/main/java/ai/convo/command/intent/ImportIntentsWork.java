@@ -1,9 +1,9 @@
 package ai.convo.command.intent;
 
 import ai.convo.command.snapshot.ProjectCapture;
+import ai.convo.command.task.ReadSidePace;
 import ai.convo.command.task.TaskCancelledException;
 import ai.convo.command.task.TaskContext;
-import ai.convo.command.task.ReadSidePace;
 import ai.convo.command.task.TaskFailedException;
 import ai.convo.command.task.TaskWork;
 import ai.convo.command.web.Clock;
@@ -19,8 +19,9 @@ import org.springframework.stereotype.Component;
  * {@link IntentImportPlan} says, recorded as writes of the user who uploaded it (who then reads them on any query
  * replica). A file of up to {@link #PART_EVENTS} events is applied in one transaction, all or nothing. A larger one is
  * applied in parts of about that size, in file order, each all or nothing, each once the projections are at most
- * {@link #BACKLOG_EVENTS} events behind ({@link ReadSidePace}): otherwise every other organisation's reads after their writes would wait behind the
- * whole import (issue 37). The task's steps count the parts. The staged file is removed when the task ends.
+ * {@link #BACKLOG_EVENTS} events behind ({@link ReadSidePace}): otherwise every other organisation's reads after
+ * their writes would wait behind the whole import (issue 37). The task's steps count the parts. The staged file is
+ * removed when the task ends.
  */
 @Component
 class ImportIntentsWork implements TaskWork {

@@ -11,9 +11,9 @@ import org.springframework.stereotype.Component;
 /**
  * Lets a large write go only as fast as the projections take it in (issue 37). Every read after a write waits until
  * every projection passed the write's position, so a task that appended 60,000 events at once made every other
- * organisation's reads wait for all of them. A task that writes in parts waits here, after each, until every live
- * processor segment (of any service, as their stored tokens say) has passed it: another organisation's write then has
- * at most one part in front of it.
+ * organisation's reads wait for all of them. A task that writes in parts waits here, before the next, until every live
+ * processor segment (of any service, as their stored tokens say) is close enough behind its last part: another
+ * organisation's write then has at most that much of it in front.
  * <p>
  * Pacing is a courtesy, never a dependency: a segment whose owner stopped extending its claim is not waited for, and
  * when no live segment moves for {@code stall}, the task goes on unpaced (the read side is down or stuck; catching up
@@ -86,25 +86,20 @@ public class ReadSidePace {
     long lowestLive() {
         Instant live = Instant.now().minus(LIVE_CLAIM);
         // stored tokens are JSON; a replaying segment has processed what its currentToken covers
-        List<long[]> segments = jdbc.query("SELECT time_stamp, COALESCE((j->>'index')::bigint, "
+        List<Long> processed = jdbc.query("SELECT time_stamp, COALESCE((j->>'index')::bigint, "
                         + "(j->'currentToken'->>'index')::bigint, -1) AS idx FROM (SELECT time_stamp, "
                         + "convert_from(token, 'UTF8')::jsonb AS j FROM token_entry "
                         + "WHERE owner IS NOT NULL AND token IS NOT NULL) t",
-                (row, i) -> new long[] {claimedSince(row.getString("time_stamp"), live), row.getLong("idx")});
-        long lowest = Long.MAX_VALUE;
-        for (long[] segment : segments) {
-            if (segment[0] == 1) {
-                lowest = Math.min(lowest, segment[1]);
-            }
-        }
-        return lowest;
+                (row, i) -> claimedSince(row.getString("time_stamp"), live) ? row.getLong("idx") : null);
+        return processed.stream().filter(java.util.Objects::nonNull).mapToLong(Long::longValue).min()
+                .orElse(Long.MAX_VALUE);
     }
 
-    private static long claimedSince(String stamp, Instant live) {
+    private static boolean claimedSince(String stamp, Instant live) {
         try {
-            return stamp != null && Instant.parse(stamp).isAfter(live) ? 1 : 0;
+            return stamp != null && Instant.parse(stamp).isAfter(live);
         } catch (DateTimeParseException e) {
-            return 0;
+            return false;
         }
     }
 }
