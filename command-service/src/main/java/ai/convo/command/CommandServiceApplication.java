@@ -12,8 +12,6 @@ import org.springframework.context.annotation.Import;
 public class CommandServiceApplication {
 
     public static void main(String[] args) {
-        // Axon 4.13 reports usage to its vendor unless told not to; this server never phones home.
-        System.setProperty("axoniq.update-checker.disabled", "true");
         SpringApplication.run(CommandServiceApplication.class, args);
     }
 }
