@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * @param events        the start of its event classes' simple names ("State" claims StateCreatedEvent), each to the
  *                      payload field with the resource's id there (idField, unless an event names it otherwise)
  * @param parents       the resources above it, from the top down, as the audit chain names them
- * @param table         its read-model table (one row per resource, keyed by {@code id}), or null
+ * @param table         its read-model table (one row per resource), or null
  * @param projection    the query service's processing group that keeps its table, or null
  * @param history       its history route, or why it has none
  * @param snapshot      whether a project's snapshot holds it, or why not
