@@ -165,7 +165,7 @@ public class ProjectCapture {
         return captured;
     }
 
-    private static void fold(Captured c, Object event) {
+    static void fold(Captured c, Object event) {
         if (event instanceof ProjectCreatedEvent e) {
             c.organisationId = e.organisationId();
         } else if (event instanceof LocaleCreatedEvent e) {

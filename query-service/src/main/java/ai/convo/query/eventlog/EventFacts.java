@@ -1,5 +1,7 @@
 package ai.convo.query.eventlog;
 
+import ai.convo.contract.resource.ResourceType;
+import ai.convo.contract.resource.ResourceTypes;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -27,37 +29,6 @@ public record EventFacts(String organisationId, String projectId, String resourc
     public static final Set<String> TYPES_WITH_SECRETS = Set.of("ai.convo.contract.identity.ApiKeyIssuedEvent",
             "ai.convo.contract.identity.UserRegisteredEvent", "ai.convo.contract.voiceassistant.VoiceAssistantLinkedEvent");
 
-    /**
-     * Event type (by the start of its name) to the resource it changes, the payload field with that resource's id,
-     * and the resources above it ("type:field") from the top down. The first that matches wins.
-     */
-    private record Rule(String typePrefix, String resourceType, String idField, List<String> parents) {
-    }
-
-    private static final List<Rule> RULES = List.of(
-            new Rule("Sentence", "examplesentence", "sentenceId", List.of("flow:flowId", "intent:intentId")),
-            new Rule("Intent", "intent", "intentId", List.of("flow:flowId")),
-            new Rule("DefaultStateChanged", "flowState", "defaultStateId", List.of("flow:flowId")),
-            new Rule("State", "flowState", "stateId", List.of("flow:flowId")),
-            new Rule("Flow", "flow", "flowId", List.of()),
-            new Rule("PrimaryLocaleChanged", "locale", "primaryLocaleId", List.of()),
-            new Rule("Locale", "locale", "localeId", List.of()),
-            new Rule("KnowledgeSource", "knowledgeSource", "sourceId", List.of("knowledgeStore:storeId")),
-            new Rule("KnowledgeStore", "knowledgeStore", "storeId", List.of()),
-            new Rule("Snapshot", "snapshot", "snapshotId", List.of()),
-            new Rule("Task", "task", "taskId", List.of()),
-            new Rule("Token", "snippet", "tokenId", List.of()),
-            new Rule("Function", "function", "functionId", List.of()),
-            new Rule("Project", "project", "projectId", List.of()),
-            new Rule("ApiKey", "apiKey", "apiKeyId", List.of("user:userId")),
-            new Rule("UserRegistered", "user", "userId", List.of()),
-            new Rule("Login", "user", "userId", List.of()),
-            new Rule("FailedLoginAttempts", "user", "userId", List.of()),
-            new Rule("Organisation", "organisation", "organisationId", List.of()),
-            new Rule("VoiceAssistant", "voiceAssistantAccount", "accountId", List.of("user:userId")),
-            new Rule("CallRecords", "analytics", "batchId", List.of()),
-            new Rule("SystemMessage", "systemMessage", "systemMessageId", List.of()));
-
     private static final Set<String> ACTOR_FIELDS = Set.of("createdBy", "changedBy", "deletedBy", "requestedBy",
             "linkedBy", "unlinkedBy", "ingestedBy");
 
@@ -84,13 +55,13 @@ public record EventFacts(String organisationId, String projectId, String resourc
         String project = field(payload, "projectId");
         String actor = actor(payload);
         List<Map<String, String>> chain = new ArrayList<>();
-        Rule rule = RULES.stream().filter(r -> type.startsWith(r.typePrefix())).findFirst().orElse(null);
-        String resourceType = rule == null ? "unknown" : rule.resourceType();
-        String resourceId = rule == null ? null : field(payload, rule.idField());
-        if (rule != null) {
-            for (String parent : rule.parents()) {
-                String[] typeAndField = parent.split(":");
-                add(chain, typeAndField[0], field(payload, typeAndField[1]));
+        // The resource type whose event-name prefix is the longest that matches (ResourceTypes).
+        ResourceType resource = ResourceTypes.ofEvent(type);
+        String resourceType = resource == null ? "unknown" : resource.name();
+        String resourceId = resource == null ? null : field(payload, resource.idFieldOf(type));
+        if (resource != null) {
+            for (ResourceType.Parent parent : resource.parents()) {
+                add(chain, parent.type(), field(payload, parent.idField()));
             }
         }
         if (resourceId == null) {

@@ -1,5 +1,6 @@
 package ai.convo.query.eventlog;
 
+import ai.convo.contract.resource.ResourceTypes;
 import ai.convo.http.param.WholeNumbers;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.query.web.QueryParams;
@@ -19,9 +20,7 @@ import org.springframework.web.server.ServerWebExchange;
 public record LogQuery(String organisationId, long after, Long sinceMillis, String projectId, String resourceType,
                        String resourceId, String eventType) {
 
-    public static final Set<String> RESOURCE_TYPES = Set.of("project", "locale", "snippet", "function", "flow",
-            "flowState", "intent", "examplesentence", "knowledgeStore", "knowledgeSource", "snapshot", "task", "apiKey",
-            "user", "organisation", "voiceAssistantAccount", "analytics", "systemMessage");
+    public static final Set<String> RESOURCE_TYPES = Set.copyOf(ResourceTypes.names());
     private static final Pattern EVENT_TYPE = Pattern.compile("^[A-Za-z]{1,100}$");
     private static final Pattern RESOURCE_ID = Pattern.compile("^[A-Za-z0-9-]{1,64}$");
 

@@ -1,5 +1,7 @@
 package ai.convo.query.history;
 
+import ai.convo.contract.resource.ResourceType;
+import ai.convo.contract.resource.ResourceTypes;
 import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.Negotiation;
@@ -19,10 +21,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.axonframework.serialization.upcasting.event.IntermediateEventRepresentation;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
-import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.HandlerMapping;
@@ -35,6 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code GET .../{resource}/{id}/history}: the changes of one resource (who, when, what), oldest first, with the
  * usual list mechanics. A resource with no event in the caller's organisation (or not under the parents in its
  * path) is a 404; a deleted one keeps its history. Each item's position is what {@code asOf} of a read takes.
+ * The routes are the resource types' ({@link ResourceTypes}), mapped by {@link HistoryRoutes}.
  */
 @RestController
 public class HistoryQueryController {
@@ -55,63 +58,27 @@ public class HistoryQueryController {
         this.storedEvents = storedEvents;
     }
 
-    /**
-     * A history route: the resource it names (what a 404 calls it, its type in the log, its path variable) and the
-     * path variables of its parents with the payload field that holds each (a state's flowId).
-     */
-    private record Route(String what, String resourceType, String idName, Map<String, String> parents) {
-    }
+    /** The resource type of each history route, by its path (ResourceTypes: each type's history route). */
+    static final Map<String, ResourceType> ROUTES = ResourceTypes.ALL.stream().filter(t -> t.history().kept())
+            .collect(Collectors.toUnmodifiableMap(t -> t.history().path(), t -> t));
 
-    /** The read-model table of each resource type: events that changed a row of it are in its history too. */
-    private static final Map<String, String> TABLES = Map.ofEntries(Map.entry("project", "project_view"),
-            Map.entry("locale", "locale_view"), Map.entry("snippet", "token_view"), Map.entry("function", "function_view"),
-            Map.entry("flow", "flow_view"), Map.entry("flowState", "state_view"), Map.entry("intent", "intent_view"),
-            Map.entry("examplesentence", "sentence_view"), Map.entry("knowledgeStore", "knowledge_store_view"),
-            Map.entry("knowledgeSource", "knowledge_source_view"), Map.entry("snapshot", "snapshot_view"),
-            Map.entry("task", "task_view"));
-
-    private static final Map<String, Route> ROUTES = Map.ofEntries(
-            Map.entry("/v2.0/projects/{projectId}/history", new Route("Project", "project", "projectId", Map.of())),
-            Map.entry("/v2.0/locales/{localeId}/history", new Route("Locale", "locale", "localeId", Map.of())),
-            Map.entry("/v2.0/projects/{projectId}/snippets/{snippetId}/history",
-                    new Route("Token", "snippet", "snippetId", Map.of("projectId", "projectId"))),
-            Map.entry("/v2.0/functions/{functionId}/history", new Route("Function", "function", "functionId", Map.of())),
-            Map.entry("/v2.0/flows/{flowId}/history", new Route("Flow", "flow", "flowId", Map.of())),
-            Map.entry("/v2.0/flows/{flowId}/states/{stateId}/history",
-                    new Route("State", "flowState", "stateId", Map.of("flowId", "flowId"))),
-            Map.entry("/v2.0/flows/{flowId}/intents/{intentId}/history",
-                    new Route("Intent", "intent", "intentId", Map.of("flowId", "flowId"))),
-            Map.entry("/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history",
-                    new Route("Sentence", "examplesentence", "sentenceId", Map.of("flowId", "flowId", "intentId", "intentId"))),
-            Map.entry("/v2.0/knowledgestores/{knowledgeStoreId}/history",
-                    new Route("Knowledge store", "knowledgeStore", "knowledgeStoreId", Map.of())),
-            Map.entry("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
-                    new Route("Knowledge source", "knowledgeSource", "sourceId", Map.of("knowledgeStoreId", "storeId"))),
-            Map.entry("/v2.0/snapshots/{snapshotId}/history", new Route("Snapshot", "snapshot", "snapshotId", Map.of())),
-            Map.entry("/v2.0/tasks/{taskId}/history", new Route("Task", "task", "taskId", Map.of())));
-
-    @GetMapping({"/v2.0/projects/{projectId}/history", "/v2.0/locales/{localeId}/history",
-            "/v2.0/projects/{projectId}/snippets/{snippetId}/history", "/v2.0/functions/{functionId}/history",
-            "/v2.0/flows/{flowId}/history", "/v2.0/flows/{flowId}/states/{stateId}/history",
-            "/v2.0/flows/{flowId}/intents/{intentId}/history",
-            "/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history",
-            "/v2.0/knowledgestores/{knowledgeStoreId}/history",
-            "/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
-            "/v2.0/snapshots/{snapshotId}/history", "/v2.0/tasks/{taskId}/history"})
+    /** The handler of every route in {@link #ROUTES}; {@link HistoryRoutes} maps them. */
     public Mono<ResponseEntity<byte[]>> history(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                 @PathVariable Map<String, String> variables) {
         PathPattern matched = exchange.getRequiredAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
         String pattern = matched.getPatternString();
-        Route route = ROUTES.get(pattern.substring(pattern.indexOf("/v2.0/")));
+        ResourceType resource = ROUTES.get(pattern.substring(pattern.indexOf("/v2.0/")));
+        ResourceType.History route = resource.history();
         Map<String, String> parents = new java.util.LinkedHashMap<>();
-        route.parents().forEach((variable, field) -> parents.put(field, QueryParams.pathId(variable, variables.get(variable))));
-        return history(exchange, caller, route.what(), route.resourceType(), route.idName(),
-                variables.get(route.idName()), parents);
+        route.parentFields().forEach((variable, field) ->
+                parents.put(field, QueryParams.pathId(variable, variables.get(variable))));
+        return history(exchange, caller, route.what(), resource.name(), resource.table(), route.idVariable(),
+                variables.get(route.idVariable()), parents);
     }
 
     /** {@code parents}: payload field to the id the path names it by (a state's flowId). */
     private Mono<ResponseEntity<byte[]>> history(ServerWebExchange exchange, ApiPrincipal caller, String what,
-                                                 String resourceType, String idName, String id,
+                                                 String resourceType, String table, String idName, String id,
                                                  Map<String, String> parents) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId(idName, id);
@@ -120,7 +87,7 @@ public class HistoryQueryController {
         StringBuilder where = new StringBuilder("organisation_id = :org AND ((resource_type = :type AND resource_id = :id) "
                 + "OR global_index IN (SELECT global_index FROM row_history WHERE table_name = :table AND row_id = :id))");
         Map<String, Object> binds = new HashMap<>(Map.of("org", org, "type", resourceType, "id", id,
-                "table", TABLES.get(resourceType)));
+                "table", table));
         int i = 0;
         for (Map.Entry<String, String> parent : parents.entrySet()) {
             // Every event of these resources names its parents; one under another parent is not this one.

@@ -1,5 +1,8 @@
 package ai.convo.query.rebuild;
 
+import ai.convo.contract.rebuild.Projections;
+import ai.convo.contract.resource.ResourceTypes;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,30 +23,34 @@ public final class ReadModelTables {
     public record Projection(String processor, List<String> switched, List<String> scratch) {
     }
 
+    /**
+     * Tables a projection keeps beside its resource types' tables (ResourceTypes: the view of each type), switched
+     * and scratch as above.
+     */
+    private static final Map<String, Projection> BESIDE_RESOURCE_TABLES = Map.of(
+            "functions", new Projection("functions", List.of("function_project"), List.of()),
+            "intents", new Projection("intents", List.of("intent_flow_view", "intent_sentence_count"),
+                    List.of("intent_feedback", "intent_feedback_dirty")),
+            "knowledge", new Projection("knowledge", List.of("knowledge_project"), List.of()),
+            "snapshots", new Projection("snapshots", List.of("snapshot_resource_view"), List.of()),
+            "login-attempts", new Projection("login-attempts", List.of("login_attempt_view"), List.of()),
+            "callcounter", new Projection("callcounter", List.of("call_counter_day", "call_counter_minute",
+                    "call_counter_batch"), List.of()),
+            Projections.EVENT_LOG, new Projection(Projections.EVENT_LOG, List.of("event_log", "audit_event",
+                    "audit_event_overflow"), List.of()));
+
+    /** Every projection, in the operator's order (Projections.NAMES), with its resource types' tables first. */
     public static final Map<String, Projection> PROJECTIONS;
 
     static {
         Map<String, Projection> all = new LinkedHashMap<>();
-        for (Projection p : List.of(
-                new Projection("projects", List.of("project_view"), List.of()),
-                new Projection("locales", List.of("locale_view"), List.of()),
-                new Projection("tokens", List.of("token_view"), List.of()),
-                new Projection("functions", List.of("function_view", "function_project"), List.of()),
-                new Projection("flows", List.of("flow_view"), List.of()),
-                new Projection("states", List.of("state_view"), List.of()),
-                new Projection("intents", List.of("intent_flow_view", "intent_view", "sentence_view",
-                        "intent_sentence_count"), List.of("intent_feedback", "intent_feedback_dirty")),
-                new Projection("knowledge", List.of("knowledge_store_view", "knowledge_source_view",
-                        "knowledge_project"), List.of()),
-                new Projection("snapshots", List.of("snapshot_view", "snapshot_resource_view"), List.of()),
-                new Projection("tasks", List.of("task_view"), List.of()),
-                new Projection("system-messages", List.of("system_message_view"), List.of()),
-                new Projection("voice-assistant-links", List.of("voice_assistant_link_view"), List.of()),
-                new Projection("login-attempts", List.of("login_attempt_view"), List.of()),
-                new Projection("callcounter", List.of("call_counter_day", "call_counter_minute", "call_counter_batch"),
-                        List.of()),
-                new Projection("eventlog", List.of("event_log", "audit_event", "audit_event_overflow"), List.of()))) {
-            all.put(p.processor(), p);
+        for (String name : Projections.NAMES) {
+            List<String> switched = new ArrayList<>();
+            ResourceTypes.ALL.stream().filter(t -> name.equals(t.projection()) && t.table() != null)
+                    .forEach(t -> switched.add(t.table()));
+            Projection beside = BESIDE_RESOURCE_TABLES.get(name);
+            switched.addAll(beside == null ? List.of() : beside.switched());
+            all.put(name, new Projection(name, List.copyOf(switched), beside == null ? List.of() : beside.scratch()));
         }
         PROJECTIONS = java.util.Collections.unmodifiableMap(all);
     }

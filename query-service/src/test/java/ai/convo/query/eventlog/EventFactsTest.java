@@ -2,18 +2,20 @@ package ai.convo.query.eventlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ai.convo.contract.resource.ResourceType;
+import ai.convo.contract.resource.ResourceTypes;
 import ai.convo.testing.ContractEvents;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every event type of the contract, found on the class path (so a new one cannot be forgotten), gives the log and
- * the audit trail what the official client's types allow: a known resource type ending the chain, the resource's
- * id, an audit type of TAuditEventType and, where there is one, an actionType of the client's actionTypes.
+ * Every event type of the contract, found on the class path (so a new one cannot be forgotten), belongs to exactly
+ * one resource type (ResourceTypes) and gives the log and the audit trail what the official client's types allow: a
+ * known resource type ending the chain, the resource's id, an audit type of TAuditEventType and, where there is one,
+ * an actionType of the client's actionTypes.
  */
 class EventFactsTest {
 
@@ -41,6 +43,47 @@ class EventFactsTest {
             assertThat(org).as(type.getSimpleName())
                     .isEqualTo(type.getSimpleName().startsWith("SystemMessage") ? EventFacts.SYSTEM : "organisationId-v");
         }
+    }
+
+    @Test
+    void givenEveryEventTypeOfTheContract_whenMatchedToResourceTypes_thenEachBelongsToExactlyOne() throws Exception {
+        // given: every event record on the class path; when: each is matched against the resource types
+        List<String> problems = ownershipProblems(eventTypes(), ResourceTypes.ALL);
+        // then
+        assertThat(problems).isEmpty();
+    }
+
+    /** A planted event nobody claims, and a planted type claiming what another already does: both reported. */
+    @Test
+    void givenAnUnclaimedEventAndADoublyClaimedOne_whenMatched_thenTheGuardNamesBoth() throws Exception {
+        List<ResourceType> withDuplicate = new ArrayList<>(ResourceTypes.ALL);
+        withDuplicate.add(ResourceType.named("slotFiller", "slotFillerId", "SlotFiller", "LocaleUpdated")
+                .noHistory("planted").notInSnapshots("planted"));
+        List<String> problems = ownershipProblems(List.of(PlantedNobodysThingHappenedEvent.class,
+                Class.forName("ai.convo.contract.locale.LocaleUpdatedEvent")), withDuplicate);
+        assertThat(problems).containsExactly(
+                "PlantedNobodysThingHappenedEvent belongs to no resource type (add its prefix to one in ResourceTypes)",
+                "LocaleUpdatedEvent belongs to [locale, slotFiller]; a prefix of exactly one type must match it");
+    }
+
+    private record PlantedNobodysThingHappenedEvent(String thingId) {
+    }
+
+    /** Each event type belongs to exactly one resource type (one whose event-name prefixes match it). */
+    static List<String> ownershipProblems(List<Class<?>> events, List<ResourceType> types) {
+        List<String> problems = new ArrayList<>();
+        for (Class<?> event : events) {
+            String type = EventFacts.typeName(event);
+            List<String> owners = types.stream().filter(t -> t.claims(type)).map(ResourceType::name).toList();
+            if (owners.isEmpty()) {
+                problems.add(event.getSimpleName() + " belongs to no resource type (add its prefix to one in "
+                        + "ResourceTypes)");
+            } else if (owners.size() > 1) {
+                problems.add(event.getSimpleName() + " belongs to " + owners + "; a prefix of exactly one type must "
+                        + "match it");
+            }
+        }
+        return problems;
     }
 
     @Test
@@ -76,20 +119,7 @@ class EventFactsTest {
         return ContractEvents.types();
     }
 
-    /** A record with every string its component's name + "-v", collections empty, numbers 0. */
     private static Object instance(Class<?> type) throws Exception {
-        RecordComponent[] components = type.getRecordComponents();
-        Object[] values = new Object[components.length];
-        Class<?>[] types = new Class<?>[components.length];
-        for (int i = 0; i < components.length; i++) {
-            Class<?> t = components[i].getType();
-            types[i] = t;
-            values[i] = t == String.class ? components[i].getName() + "-v"
-                    : t == int.class ? 0 : t == long.class ? 0L : t == boolean.class ? false : t == double.class ? 0.0
-                    : t == List.class ? List.of() : t == Map.class ? Map.of()
-                    : t.isEnum() ? t.getEnumConstants()[0] : null;
-        }
-        Constructor<?> constructor = type.getDeclaredConstructor(types);
-        return constructor.newInstance(values);
+        return ContractEvents.sample(type);
     }
 }

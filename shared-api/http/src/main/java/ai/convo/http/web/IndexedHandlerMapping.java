@@ -30,14 +30,18 @@ public class IndexedHandlerMapping extends RequestMappingHandlerMapping {
     private record Candidate(RequestMappingInfo info, HandlerMethod handler, boolean direct) {
     }
 
-    /** By "k:segment/segment…" (k leading literal segments); null until built, or once mappings change at runtime. */
+    /** By "k:segment/segment…" (k leading literal segments); null until built, and while mappings change. */
     private volatile Map<String, List<Candidate>> index;
 
     @Override
     protected void handlerMethodsInitialized(Map<RequestMappingInfo, HandlerMethod> handlerMethods) {
         super.handlerMethodsInitialized(handlerMethods);
+        index = build(handlerMethods);
+    }
+
+    private Map<String, List<Candidate>> build(Map<RequestMappingInfo, HandlerMethod> handlerMethods) {
         if (!getPathPatternParser().isCaseSensitive()) {
-            return;
+            return null;
         }
         Map<String, List<Candidate>> built = new HashMap<>();
         handlerMethods.forEach((info, handler) -> {
@@ -58,19 +62,22 @@ public class IndexedHandlerMapping extends RequestMappingHandlerMapping {
                 }
             }
         });
-        index = built;
+        return built;
     }
 
+    /** Mappings registered in code (routes derived from data, not annotations) are indexed like the others. */
     @Override
     public void registerMapping(RequestMappingInfo mapping, Object handler, Method method) {
         index = null;
         super.registerMapping(mapping, handler, method);
+        index = build(getHandlerMethods());
     }
 
     @Override
     public void unregisterMapping(RequestMappingInfo mapping) {
         index = null;
         super.unregisterMapping(mapping);
+        index = build(getHandlerMethods());
     }
 
     @Override
