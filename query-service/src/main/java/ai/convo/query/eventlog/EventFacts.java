@@ -42,6 +42,8 @@ public record EventFacts(String organisationId, String projectId, String resourc
             new Rule("Flow", "flow", "flowId", List.of()),
             new Rule("PrimaryLocaleChanged", "locale", "primaryLocaleId", List.of()),
             new Rule("Locale", "locale", "localeId", List.of()),
+            new Rule("KnowledgeChunk", "knowledgeChunk", "chunkId", List.of("knowledgeStore:storeId",
+                    "knowledgeSource:sourceId")),
             new Rule("KnowledgeSource", "knowledgeSource", "sourceId", List.of("knowledgeStore:storeId")),
             new Rule("KnowledgeStore", "knowledgeStore", "storeId", List.of()),
             new Rule("Snapshot", "snapshot", "snapshotId", List.of()),

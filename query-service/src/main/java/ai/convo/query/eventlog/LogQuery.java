@@ -20,7 +20,7 @@ public record LogQuery(String organisationId, long after, Long sinceMillis, Stri
                        String resourceId, String eventType) {
 
     public static final Set<String> RESOURCE_TYPES = Set.of("project", "locale", "snippet", "function", "flow",
-            "flowState", "intent", "examplesentence", "knowledgeStore", "knowledgeSource", "snapshot", "task", "apiKey",
+            "flowState", "intent", "examplesentence", "knowledgeStore", "knowledgeSource", "knowledgeChunk", "snapshot", "task", "apiKey",
             "user", "organisation", "voiceAssistantAccount", "analytics", "systemMessage");
     private static final Pattern EVENT_TYPE = Pattern.compile("^[A-Za-z]{1,100}$");
     private static final Pattern RESOURCE_ID = Pattern.compile("^[A-Za-z0-9-]{1,64}$");

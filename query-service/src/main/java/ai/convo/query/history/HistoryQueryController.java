@@ -67,7 +67,8 @@ public class HistoryQueryController {
             Map.entry("locale", "locale_view"), Map.entry("snippet", "token_view"), Map.entry("function", "function_view"),
             Map.entry("flow", "flow_view"), Map.entry("flowState", "state_view"), Map.entry("intent", "intent_view"),
             Map.entry("examplesentence", "sentence_view"), Map.entry("knowledgeStore", "knowledge_store_view"),
-            Map.entry("knowledgeSource", "knowledge_source_view"), Map.entry("snapshot", "snapshot_view"),
+            Map.entry("knowledgeSource", "knowledge_source_view"), Map.entry("knowledgeChunk", "knowledge_chunk_view"),
+            Map.entry("snapshot", "snapshot_view"),
             Map.entry("task", "task_view"));
 
     private static final Map<String, Route> ROUTES = Map.ofEntries(
@@ -87,6 +88,9 @@ public class HistoryQueryController {
                     new Route("Knowledge store", "knowledgeStore", "knowledgeStoreId", Map.of())),
             Map.entry("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
                     new Route("Knowledge source", "knowledgeSource", "sourceId", Map.of("knowledgeStoreId", "storeId"))),
+            Map.entry("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks/{chunkId}/history",
+                    new Route("Knowledge chunk", "knowledgeChunk", "chunkId",
+                            Map.of("knowledgeStoreId", "storeId", "sourceId", "sourceId"))),
             Map.entry("/v2.0/snapshots/{snapshotId}/history", new Route("Snapshot", "snapshot", "snapshotId", Map.of())),
             Map.entry("/v2.0/tasks/{taskId}/history", new Route("Task", "task", "taskId", Map.of())));
 
@@ -97,6 +101,7 @@ public class HistoryQueryController {
             "/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history",
             "/v2.0/knowledgestores/{knowledgeStoreId}/history",
             "/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
+            "/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks/{chunkId}/history",
             "/v2.0/snapshots/{snapshotId}/history", "/v2.0/tasks/{taskId}/history"})
     public Mono<ResponseEntity<byte[]>> history(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                 @PathVariable Map<String, String> variables) {

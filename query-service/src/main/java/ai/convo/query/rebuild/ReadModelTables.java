@@ -34,7 +34,7 @@ public final class ReadModelTables {
                 new Projection("intents", List.of("intent_flow_view", "intent_view", "sentence_view",
                         "intent_sentence_count"), List.of("intent_feedback", "intent_feedback_dirty")),
                 new Projection("knowledge", List.of("knowledge_store_view", "knowledge_source_view",
-                        "knowledge_project"), List.of()),
+                        "knowledge_project", "knowledge_chunk_view"), List.of()),
                 new Projection("snapshots", List.of("snapshot_view", "snapshot_resource_view"), List.of()),
                 new Projection("tasks", List.of("task_view"), List.of()),
                 new Projection("system-messages", List.of("system_message_view"), List.of()),
