@@ -23,3 +23,6 @@ CREATE INDEX knowledge_chunk_view_project ON knowledge_chunk_view (project_id);
 
 CREATE TRIGGER knowledge_chunk_view_history AFTER INSERT OR UPDATE OR DELETE ON knowledge_chunk_view
     FOR EACH ROW EXECUTE FUNCTION keep_row_history();
+
+-- Why a source's ingestion failed (metaData.failReason), NULL while it did not.
+ALTER TABLE knowledge_source_view ADD COLUMN fail_reason TEXT;

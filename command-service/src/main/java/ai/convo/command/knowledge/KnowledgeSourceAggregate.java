@@ -18,6 +18,10 @@ import ai.convo.contract.knowledge.KnowledgeChunkPatch;
 import ai.convo.contract.knowledge.KnowledgeChunkRecord;
 import ai.convo.contract.knowledge.KnowledgeChunkUpdatedEvent;
 import ai.convo.contract.knowledge.UpdateKnowledgeChunkCommand;
+import ai.convo.contract.knowledge.FailKnowledgeSourceIngestionCommand;
+import ai.convo.contract.knowledge.IngestKnowledgeSourceCommand;
+import ai.convo.contract.knowledge.KnowledgeChunkDraft;
+import ai.convo.contract.knowledge.ReceiveKnowledgeSourceFileCommand;
 import ai.convo.contract.knowledge.CreateKnowledgeSourceCommand;
 import ai.convo.contract.knowledge.DeleteKnowledgeSourceCommand;
 import ai.convo.contract.knowledge.KnowledgeRules;
@@ -90,6 +94,18 @@ public class KnowledgeSourceAggregate {
                 new LinkedHashMap<>(command.data()), actor.userId(), command.at()));
     }
 
+    /** An uploaded file's source: ingesting until its task ends, whatever its type. */
+    @CommandHandler
+    public KnowledgeSourceAggregate(ReceiveKnowledgeSourceFileCommand command, KnowledgeStoreLookup stores) {
+        KnowledgeStoreLookup.Store store = stores.requireVisible(command.storeId().value(), command.actor());
+        require("name", KnowledgeRules.nameProblem(command.name()));
+        require("metaData.tags", KnowledgeRules.tagsProblem(command.tags()));
+        apply(new KnowledgeSourceCreatedEvent(command.sourceId().value(), store.storeId(), store.projectId(),
+                store.organisationId(), command.referenceId(), command.name(), "", command.type().code(),
+                SourceStatus.INGESTING.code(), 0, List.copyOf(command.tags()), new LinkedHashMap<>(),
+                command.actor().userId(), command.at()));
+    }
+
     @CommandHandler
     public KnowledgeSourceRecord handle(UpdateKnowledgeSourceCommand command, KnowledgeStoreLookup stores) {
         requireVisible(command.storeId().value(), command.actor(), stores);
@@ -156,6 +172,42 @@ public class KnowledgeSourceAggregate {
         } else {
             apply(new KnowledgeSourceIngestedEvent(sourceId, storeId, projectId, organisationId, chunks, command.at()));
         }
+    }
+
+    /**
+     * An ingestion task's chunks: each a chunk event of the uploader, then {@code ready} with their count, in one
+     * decision. Ignored unless ingesting, so a repeated task run changes nothing.
+     */
+    @CommandHandler
+    public void handle(IngestKnowledgeSourceCommand command) {
+        if (status != SourceStatus.INGESTING) {
+            return;
+        }
+        if (command.chunks().isEmpty() || command.chunks().size() > KnowledgeRules.MAX_CHUNKS_PER_SOURCE) {
+            apply(new KnowledgeSourceIngestionFailedEvent(sourceId, storeId, projectId, organisationId,
+                    command.chunks().isEmpty() ? "No text found." : "The content makes " + command.chunks().size()
+                    + " chunks; a source may have at most " + KnowledgeRules.MAX_CHUNKS_PER_SOURCE + ".", command.at()));
+            return;
+        }
+        int order = 0;
+        for (KnowledgeChunkDraft draft : command.chunks()) {
+            require("text", KnowledgeRules.chunkTextProblem(draft.text()));
+            require("data", KnowledgeRules.dataProblem(draft.data()));
+            apply(new KnowledgeChunkCreatedEvent(draft.chunkId(), sourceId, storeId, projectId, organisationId,
+                    draft.referenceId(), order++, draft.text(), false, new LinkedHashMap<>(draft.data()),
+                    chunks.size() + 1, command.actor().userId(), command.at()));
+        }
+        apply(new KnowledgeSourceIngestedEvent(sourceId, storeId, projectId, organisationId, chunks.size(),
+                command.at()));
+    }
+
+    @CommandHandler
+    public void handle(FailKnowledgeSourceIngestionCommand command) {
+        if (status != SourceStatus.INGESTING) {
+            return;
+        }
+        apply(new KnowledgeSourceIngestionFailedEvent(sourceId, storeId, projectId, organisationId, command.reason(),
+                command.at()));
     }
 
     @CommandHandler
@@ -313,7 +365,7 @@ public class KnowledgeSourceAggregate {
         status = SourceStatus.fromCode(event.status()).orElseThrow();
         source = new KnowledgeSourceRecord(sourceId, source.referenceId(), event.name(), event.description(),
                 source.type(), event.status(), event.chunkCount(), event.tags(), event.data(), storeId,
-                source.createdAt(), event.changedAt(), source.createdBy(), event.changedBy());
+                source.createdAt(), event.changedAt(), source.createdBy(), event.changedBy(), source.failReason());
     }
 
     @EventSourcingHandler
@@ -329,7 +381,7 @@ public class KnowledgeSourceAggregate {
         status = SourceStatus.FAILURE;
         source = new KnowledgeSourceRecord(sourceId, source.referenceId(), source.name(), source.description(),
                 source.type(), status.code(), 0, source.tags(), source.data(), storeId,
-                source.createdAt(), event.at(), source.createdBy(), source.lastChangedBy());
+                source.createdAt(), event.at(), source.createdBy(), source.lastChangedBy(), event.reason());
     }
 
     @EventSourcingHandler

@@ -97,8 +97,8 @@ public class KnowledgeProjection {
 
     @EventHandler
     public void on(KnowledgeSourceIngestionFailedEvent event) {
-        jdbc.write("UPDATE knowledge_source_view SET status = ?, chunk_count = 0, last_changed = ? WHERE id = ?",
-                SourceStatus.FAILURE.code(), event.at(), event.sourceId());
+        jdbc.write("UPDATE knowledge_source_view SET status = ?, chunk_count = 0, last_changed = ?, fail_reason = ? "
+                + "WHERE id = ?", SourceStatus.FAILURE.code(), event.at(), event.reason(), event.sourceId());
     }
 
     @EventHandler
