@@ -29,14 +29,21 @@ public class KnowledgeIngestion {
     public static final String GROUP = "knowledge-ingestion";
 
     private final CommandGateway commands;
+    private final org.springframework.jdbc.core.JdbcTemplate jdbc;
 
-    public KnowledgeIngestion(CommandGateway commands) {
+    public KnowledgeIngestion(CommandGateway commands, org.springframework.jdbc.core.JdbcTemplate jdbc) {
         this.commands = commands;
+        this.jdbc = jdbc;
     }
 
     @EventHandler
     void on(KnowledgeSourceCreatedEvent event) {
         if (!SourceStatus.INGESTING.code().equals(event.status())) {
+            return;
+        }
+        // An uploaded file's source is ingested by its task (ProcessKnowledgeSourceFileWork), not from its data.
+        if (!jdbc.queryForList("SELECT 1 FROM cmd_knowledge_upload WHERE source_id = ?", Integer.class,
+                event.sourceId()).isEmpty()) {
             return;
         }
         try {

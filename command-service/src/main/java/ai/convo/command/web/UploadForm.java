@@ -27,10 +27,12 @@ public final class UploadForm {
 
     private final Map<String, String> fields;
     private final byte[] file;
+    private final String fileName;
 
-    private UploadForm(Map<String, String> fields, byte[] file) {
+    private UploadForm(Map<String, String> fields, byte[] file, String fileName) {
         this.fields = fields;
         this.file = file;
+        this.fileName = fileName;
     }
 
     /**
@@ -39,6 +41,12 @@ public final class UploadForm {
      */
     public static Mono<UploadForm> read(ServerWebExchange exchange, Map<String, String> required,
                                         java.util.Set<String> optional) {
+        return read(exchange, required, optional, HttpConfiguration.MAX_BODY_BYTES);
+    }
+
+    /** The same, with a file of up to {@code maxFileBytes} (a larger one is a 413 naming the limit). */
+    public static Mono<UploadForm> read(ServerWebExchange exchange, Map<String, String> required,
+                                        java.util.Set<String> optional, int maxFileBytes) {
         MediaType type;
         try {
             type = exchange.getRequest().getHeaders().getContentType();
@@ -83,8 +91,13 @@ public final class UploadForm {
                             .doOnNext(value -> fields.put(name, new String(value, StandardCharsets.UTF_8).trim())))
                     .then(Mono.defer(() -> unstorable(fields)));
             Part file = parts.getFirst("file");
-            return texts.then(file == null ? Mono.just(new byte[0]) : bytes(file, HttpConfiguration.MAX_BODY_BYTES))
-                    .map(content -> new UploadForm(fields, content));
+            String fileName = file instanceof org.springframework.http.codec.multipart.FilePart named
+                    ? named.filename() : null;
+            return texts.then(file == null ? Mono.just(new byte[0]) : bytes(file, maxFileBytes)
+                            .onErrorMap(DataBufferLimitException.class, e -> new ApiProblem(HttpStatus.PAYLOAD_TOO_LARGE,
+                                    "The uploaded file is larger than " + maxFileBytes + " bytes, the most a file may "
+                                            + "have here.", Map.of("file", "at most " + maxFileBytes + " bytes"))))
+                    .map(content -> new UploadForm(fields, content, fileName));
         });
     }
 
@@ -115,5 +128,10 @@ public final class UploadForm {
 
     public byte[] file() {
         return file;
+    }
+
+    /** The file part's own name (the Node client sends "fake.txt" unless told otherwise), or null. */
+    public String fileName() {
+        return fileName;
     }
 }

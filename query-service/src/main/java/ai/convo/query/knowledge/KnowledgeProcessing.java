@@ -1,5 +1,8 @@
 package ai.convo.query.knowledge;
 
+import ai.convo.contract.knowledge.KnowledgeChunkCreatedEvent;
+import ai.convo.contract.knowledge.KnowledgeChunkDeletedEvent;
+import ai.convo.contract.knowledge.KnowledgeChunkUpdatedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceDeletedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceIngestedEvent;
@@ -53,6 +56,15 @@ public class KnowledgeProcessing {
             return e.projectId();
         }
         if (payload instanceof KnowledgeSourceDeletedEvent e) {
+            return e.projectId();
+        }
+        if (payload instanceof KnowledgeChunkCreatedEvent e) {
+            return e.projectId();
+        }
+        if (payload instanceof KnowledgeChunkUpdatedEvent e) {
+            return e.projectId();
+        }
+        if (payload instanceof KnowledgeChunkDeletedEvent e) {
             return e.projectId();
         }
         if (payload instanceof ProjectCreatedEvent e) {

@@ -1,5 +1,8 @@
 package ai.convo.query.knowledge;
 
+import ai.convo.contract.knowledge.KnowledgeChunkCreatedEvent;
+import ai.convo.contract.knowledge.KnowledgeChunkDeletedEvent;
+import ai.convo.contract.knowledge.KnowledgeChunkUpdatedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceDeletedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceIngestedEvent;
@@ -59,6 +62,7 @@ public class KnowledgeProjection {
 
     @EventHandler
     public void on(KnowledgeStoreDeletedEvent event) {
+        jdbc.write("DELETE FROM knowledge_chunk_view WHERE store_id = ?", event.storeId());
         jdbc.write("DELETE FROM knowledge_source_view WHERE store_id = ?", event.storeId());
         jdbc.write("DELETE FROM knowledge_store_view WHERE id = ?", event.storeId());
     }
@@ -93,20 +97,51 @@ public class KnowledgeProjection {
 
     @EventHandler
     public void on(KnowledgeSourceIngestionFailedEvent event) {
-        jdbc.write("UPDATE knowledge_source_view SET status = ?, chunk_count = 0, last_changed = ? WHERE id = ?",
-                SourceStatus.FAILURE.code(), event.at(), event.sourceId());
+        jdbc.write("UPDATE knowledge_source_view SET status = ?, chunk_count = 0, last_changed = ?, fail_reason = ? "
+                + "WHERE id = ?", SourceStatus.FAILURE.code(), event.at(), event.reason(), event.sourceId());
     }
 
     @EventHandler
     public void on(KnowledgeSourceDeletedEvent event) {
+        jdbc.write("DELETE FROM knowledge_chunk_view WHERE source_id = ?", event.sourceId());
         jdbc.write("DELETE FROM knowledge_source_view WHERE id = ?", event.sourceId());
     }
 
     @EventHandler
     public void on(ProjectDeletedEvent event) {
+        jdbc.write("DELETE FROM knowledge_chunk_view WHERE project_id = ?", event.projectId());
         jdbc.write("DELETE FROM knowledge_source_view WHERE project_id = ?", event.projectId());
         jdbc.write("DELETE FROM knowledge_store_view WHERE project_id = ?", event.projectId());
         jdbc.write("DELETE FROM knowledge_project WHERE project_id = ?", event.projectId());
+    }
+
+    /** Only into a live source; the source's chunk count is the one the event carries. */
+    @EventHandler
+    public void on(KnowledgeChunkCreatedEvent event) {
+        jdbc.write("INSERT INTO knowledge_chunk_view (id, source_id, store_id, project_id, organisation_id, reference_id, "
+                        + "chunk_order, text, disabled, data, created_at, last_changed, created_by, last_changed_by) "
+                        + "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+                        + "WHERE EXISTS (SELECT 1 FROM knowledge_source_view WHERE id = ?) "
+                        + "ON CONFLICT (id) DO NOTHING", event.chunkId(), event.sourceId(), event.storeId(),
+                event.projectId(), event.organisationId(), event.referenceId(), event.order(), event.text(),
+                event.disabled(), json(event.data()), event.createdAt(), event.createdAt(), event.createdBy(),
+                event.createdBy(), event.sourceId());
+        jdbc.write("UPDATE knowledge_source_view SET chunk_count = ? WHERE id = ?", event.sourceChunkCount(),
+                event.sourceId());
+    }
+
+    @EventHandler
+    public void on(KnowledgeChunkUpdatedEvent event) {
+        jdbc.write("UPDATE knowledge_chunk_view SET chunk_order = ?, text = ?, disabled = ?, data = ?, last_changed = ?, "
+                        + "last_changed_by = ? WHERE id = ?", event.order(), event.text(), event.disabled(),
+                json(event.data()), event.changedAt(), event.changedBy(), event.chunkId());
+    }
+
+    @EventHandler
+    public void on(KnowledgeChunkDeletedEvent event) {
+        jdbc.write("DELETE FROM knowledge_chunk_view WHERE id = ?", event.chunkId());
+        jdbc.write("UPDATE knowledge_source_view SET chunk_count = ? WHERE id = ?", event.sourceChunkCount(),
+                event.sourceId());
     }
 
     private static String json(Object value) {

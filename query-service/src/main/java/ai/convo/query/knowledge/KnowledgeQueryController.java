@@ -124,6 +124,7 @@ public class KnowledgeQueryController {
                 Renderer.JSON.readValue(row.get("tags", String.class), new TypeReference<List<String>>() { }),
                 Renderer.JSON.readValue(row.get("data", String.class), new TypeReference<LinkedHashMap<String, Object>>() { }),
                 row.get("store_id", String.class), row.get("created_at", Long.class), row.get("last_changed", Long.class),
-                row.get("created_by", String.class), row.get("last_changed_by", String.class)).toWire();
+                row.get("created_by", String.class), row.get("last_changed_by", String.class),
+                row.get("fail_reason", String.class)).toWire();
     }
 }

@@ -297,10 +297,12 @@ class KnowledgeListTest extends QueryTestBase {
         http.get().uri("/v2.0/knowledgestores/{s}/sources/{id}", storeId, ok).header("X-API-Key", caller.apiKey())
                 .header("X-Event-Position", Long.toString(position)).exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.status").isEqualTo("disabled").jsonPath("$.chunkCount").isEqualTo(7)
-                .jsonPath("$.metaData.tags[0]").isEqualTo("new").jsonPath("$.lastChanged").isEqualTo(4002);
+                .jsonPath("$.metaData.tags[0]").isEqualTo("new").jsonPath("$.lastChanged").isEqualTo(4002)
+                .jsonPath("$.metaData.failReason").doesNotExist();
         http.get().uri("/v2.0/knowledgestores/{s}/sources/{id}", storeId, bad).header("X-API-Key", caller.apiKey())
                 .exchange().expectStatus().isOk().expectBody()
-                .jsonPath("$.status").isEqualTo("failure").jsonPath("$.chunkCount").isEqualTo(0);
+                .jsonPath("$.status").isEqualTo("failure").jsonPath("$.chunkCount").isEqualTo(0)
+                .jsonPath("$.metaData.failReason").isEqualTo("none");
     }
 
     @Test

@@ -29,7 +29,29 @@ public final class KnowledgeRules {
     /** The simulated ingestion cuts each data value into chunks of at most this many characters. */
     public static final int CHUNK_LENGTH = 500;
 
+    /** The vendor's limits of chunks: per source, and characters of a chunk's text. */
+    public static final int MAX_CHUNKS_PER_SOURCE = 1_000;
+    public static final int MAX_CHUNK_TEXT_LENGTH = 2_000;
+    /** A chunk's place in its source: 0 or more; chunks list in this order. */
+    public static final int MAX_CHUNK_ORDER = 1_000_000;
+
     private KnowledgeRules() {
+    }
+
+    public static String chunkTextProblem(String text) {
+        if (text == null || text.isBlank() || text.length() > MAX_CHUNK_TEXT_LENGTH) {
+            return "text must be a string of 1 to " + MAX_CHUNK_TEXT_LENGTH + " characters (not blank)"
+                    + (text == null ? "" : "; got " + text.length() + " characters" + (text.isBlank() ? ", blank" : ""))
+                    + ".";
+        }
+        return null;
+    }
+
+    public static String chunkOrderProblem(Integer order) {
+        if (order != null && (order < 0 || order > MAX_CHUNK_ORDER)) {
+            return "order must be an integer from 0 to " + MAX_CHUNK_ORDER + "; got " + order + ".";
+        }
+        return null;
     }
 
     public static String nameProblem(String name) {

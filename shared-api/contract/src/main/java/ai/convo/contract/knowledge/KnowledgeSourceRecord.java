@@ -19,7 +19,17 @@ public record KnowledgeSourceRecord(
         long createdAt,
         long lastChanged,
         String createdBy,
-        String lastChangedBy) {
+        String lastChangedBy,
+        String failReason) {
+
+    /** A source whose ingestion did not fail (no {@code metaData.failReason}). */
+    public KnowledgeSourceRecord(String id, String referenceId, String name, String description, String type,
+                                 String status, int chunkCount, List<String> tags, Map<String, Object> data,
+                                 String storeReference, long createdAt, long lastChanged, String createdBy,
+                                 String lastChangedBy) {
+        this(id, referenceId, name, description, type, status, chunkCount, tags, data, storeReference, createdAt,
+                lastChanged, createdBy, lastChangedBy, null);
+    }
 
     public Map<String, Object> toWire() {
         Map<String, Object> wire = new LinkedHashMap<>();
@@ -30,7 +40,12 @@ public record KnowledgeSourceRecord(
         wire.put("type", type);
         wire.put("status", status);
         wire.put("chunkCount", chunkCount);
-        wire.put("metaData", Map.of("tags", tags));
+        Map<String, Object> metaData = new LinkedHashMap<>();
+        metaData.put("tags", tags);
+        if (failReason != null) {
+            metaData.put("failReason", failReason);
+        }
+        wire.put("metaData", metaData);
         wire.put("data", data);
         wire.put("storeReference", storeReference);
         wire.put("createdAt", createdAt);

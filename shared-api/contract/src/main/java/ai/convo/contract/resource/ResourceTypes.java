@@ -50,6 +50,12 @@ public final class ResourceTypes {
                     .history("Knowledge source", "/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
                             "knowledgeStoreId=storeId")
                     .notInSnapshots("a snapshot holds no knowledge stores (docs: api-decisions)"),
+            named("knowledgeChunk", "chunkId", "KnowledgeChunk").under("knowledgeStore:storeId", "knowledgeSource:sourceId")
+                    .view("knowledge_chunk_view", "knowledge")
+                    .history("Knowledge chunk",
+                            "/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks/{chunkId}/history",
+                            "knowledgeStoreId=storeId")
+                    .notInSnapshots("a snapshot holds no knowledge stores (docs: api-decisions)"),
             named("snapshot", "snapshotId", "Snapshot").view("snapshot_view", "snapshots")
                     .history("Snapshot", "/v2.0/snapshots/{snapshotId}/history")
                     .notInSnapshots("a snapshot is what is taken; it never holds other snapshots"),

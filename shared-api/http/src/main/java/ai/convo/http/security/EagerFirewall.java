@@ -51,7 +51,8 @@ public final class EagerFirewall implements ServerWebExchangeFirewall {
     }
 
     @Override
-    public Mono<ServerWebExchange> getFirewalledExchange(ServerWebExchange exchange) {
+    public Mono<ServerWebExchange> getFirewalledExchange(ServerWebExchange original) {
+        ServerWebExchange exchange = ai.convo.http.param.WhitespaceQuery.trimmed(original);
         return strict.getFirewalledExchange(exchange).map(firewalled -> {
             ServerHttpRequest checked = firewalled.getRequest();
             HttpHeaders headers = checked.getHeaders();

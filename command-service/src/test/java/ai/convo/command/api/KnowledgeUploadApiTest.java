@@ -1,0 +1,150 @@
+package ai.convo.command.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.convo.command.knowledge.ingest.Documents;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.MultipartBodyBuilder;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.BodyInserters;
+
+/**
+ * uploadKnowledgeSourceFile over real HTTP with the real task runner and real documents, every one named fake.txt as
+ * the Node client names them: the source moves ingesting -> ready with its chunks (written as the uploader's), or
+ * ingesting -> failure with metaData.failReason while the task ends error with the same reason. Never a 5xx.
+ */
+class KnowledgeUploadApiTest extends SnapshotWorkSupport {
+
+    private String storeId;
+
+    @BeforeEach
+    @SuppressWarnings("unchecked")
+    void store() {
+        String projectId = (String) createProject(ADMIN_KEY, "Uploads " + UUID.randomUUID(), "en-US").get("_id");
+        storeId = (String) http.post().uri("/v2.0/knowledgestores").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("projectId", projectId, "name", "Docs",
+                        "language", "en-US")).exchange().expectStatus().isCreated()
+                .expectBody(Map.class).returnResult().getResponseBody().get("_id");
+    }
+
+    private WebTestClient.ResponseSpec upload(byte[] file, String tags) {
+        MultipartBodyBuilder parts = new MultipartBodyBuilder();
+        parts.part("file", new ByteArrayResource(file) {
+            @Override
+            public String getFilename() {
+                return "fake.txt";
+            }
+        });
+        if (tags != null) {
+            parts.part("tags", tags);
+        }
+        return http.post().uri("/v2.0/knowledgestores/" + storeId + "/sources/upload").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.MULTIPART_FORM_DATA).body(BodyInserters.fromMultipartData(parts.build()))
+                .exchange();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> accepted(byte[] file) {
+        return upload(file, "faq, docs").expectStatus().isAccepted().expectBody(Map.class).returnResult()
+                .getResponseBody();
+    }
+
+    private String sourceOf(Map<String, Object> task) {
+        return (String) ((Map<?, ?>) task.get("parameters")).get("sourceId");
+    }
+
+    private List<String> eventsOf(String sourceId) {
+        return jdbc.queryForList("SELECT payload_type FROM domain_event_entry WHERE aggregate_identifier = ? "
+                + "ORDER BY sequence_number", String.class, sourceId).stream()
+                .map(type -> type.substring(type.lastIndexOf('.') + 1)).toList();
+    }
+
+    private String payload(String sourceId, String type) {
+        return jdbc.queryForObject("SELECT convert_from(payload, 'UTF8') FROM domain_event_entry WHERE "
+                + "aggregate_identifier = ? AND payload_type LIKE ? ORDER BY sequence_number LIMIT 1", String.class,
+                sourceId, "%" + type);
+    }
+
+    static List<Arguments> readable() {
+        return List.of(
+                Arguments.of("pdf", Documents.pdf("Opening hours are nine to five.", "Page two says hello."), 1),
+                Arguments.of("docx", Documents.docx("Refunds take ten days.", "Exchanges are free."), 1),
+                Arguments.of("txt", Documents.html("FAQ", "Shipping is free.", "Returns too."), 1),
+                Arguments.of("ctxt", Documents.text("`title: Hours`\n`lang: en`\n\nWe open at nine.\n\nWe close at five."), 2),
+                Arguments.of("txt", Documents.text(("A sentence of some words here. ".repeat(60) + "\n\n").repeat(3)), 3));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("readable")
+    void givenADocumentNamedFakeTxt_whenUploaded_thenItsTypeComesFromItsContentAndItsChunksAreReady(
+            String type, byte[] file, int chunks) {
+        // given: a real document, named fake.txt
+        // when
+        Map<String, Object> task = accepted(file);
+        // then
+        assertThat(task).containsEntry("type", "processKnowledgeSourceFile").containsEntry("status", "queued");
+        awaitDone((String) task.get("_id"));
+        String sourceId = sourceOf(task);
+        List<String> events = eventsOf(sourceId);
+        assertThat(events.get(0)).isEqualTo("KnowledgeSourceCreatedEvent");
+        assertThat(events.subList(1, events.size() - 1)).hasSize(chunks).containsOnly("KnowledgeChunkCreatedEvent");
+        assertThat(events.get(events.size() - 1)).isEqualTo("KnowledgeSourceIngestedEvent");
+        assertThat(payload(sourceId, "KnowledgeSourceCreatedEvent")).contains("\"type\":\"" + type + "\"",
+                "\"status\":\"ingesting\"", "\"name\":\"fake.txt\"", "\"tags\":[\"faq\",\"docs\"]");
+        assertThat(payload(sourceId, "KnowledgeChunkCreatedEvent")).contains("\"order\":0",
+                "\"createdBy\":\"" + adminUserId() + "\"");
+        assertThat(payload(sourceId, "KnowledgeSourceIngestedEvent")).contains("\"chunkCount\":" + chunks);
+    }
+
+    static List<Arguments> unreadable() {
+        return List.of(
+                Arguments.of("encrypted", Documents.encryptedPdf("Secret."), "encrypted"),
+                Arguments.of("malformed", Documents.malformedPdf(), "malformed"),
+                Arguments.of("zip bomb", Documents.zipBombDocx(20), "zip bomb"),
+                Arguments.of("image", Documents.png(), "No text found"),
+                Arguments.of("chunk too long", Documents.text("`a: b`\n\n" + "x".repeat(2_500)), "Chunk too long"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unreadable")
+    void givenAFileThatCannotBeIngested_whenUploaded_thenTheSourceFailsWithTheReasonAndTheTaskErrs(
+            String what, byte[] file, String reason) {
+        // given: a file that cannot be ingested
+        // when
+        Map<String, Object> task = accepted(file);
+        // then
+        String taskId = (String) task.get("_id");
+        assertThat(awaitEnd(taskId)).isEqualTo("error");
+        assertThat(failReason(taskId)).contains(reason);
+        String sourceId = sourceOf(task);
+        assertThat(eventsOf(sourceId)).containsExactly("KnowledgeSourceCreatedEvent",
+                "KnowledgeSourceIngestionFailedEvent");
+        assertThat(payload(sourceId, "KnowledgeSourceIngestionFailedEvent")).contains(reason);
+    }
+
+    @Test
+    void givenAFileOfAnotherTypeOrNoneOrTooLarge_whenUploaded_then4xxAndNothingStored() {
+        // given
+        long before = eventCount();
+        // when / then
+        upload(new byte[] {0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0}, null).expectStatus().isEqualTo(415)
+                .expectBody().jsonPath("$.detail").value(d -> assertThat(d.toString()).contains("application/zip",
+                        "accepted"));
+        upload(new byte[0], null).expectStatus().isBadRequest();
+        upload(new byte[10 * 1024 * 1024 + 1], null).expectStatus().isEqualTo(413)
+                .expectBody().jsonPath("$.detail").value(d -> assertThat(d.toString()).contains("10485760"));
+        upload(Documents.text("ok"), "x".repeat(101)).expectStatus().isBadRequest();
+        http.post().uri("/v2.0/knowledgestores/" + storeId + "/sources/upload").header("X-API-Key", ADMIN_KEY)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of()).exchange().expectStatus().isEqualTo(415);
+        assertThat(eventCount()).isEqualTo(before);
+    }
+}

@@ -1,0 +1,109 @@
+package ai.convo.http.outbound;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** The SSRF guard: address ranges, and real fetches from a loopback server with and without the operator's allowance. */
+class GuardedFetchTest {
+
+    private HttpServer server;
+    private int port;
+
+    @BeforeEach
+    void serve() throws Exception {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/doc", exchange -> {
+            byte[] body = "<html><body><p>Planted answer.</p></body></html>".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/html");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.createContext("/to-literal", exchange -> {
+            exchange.getResponseHeaders().add("Location", "http://127.0.0.1:" + port + "/doc");
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        server.createContext("/to-doc", exchange -> {
+            exchange.getResponseHeaders().add("Location", "/doc");
+            exchange.sendResponseHeaders(301, -1);
+            exchange.close();
+        });
+        server.createContext("/loop", exchange -> {
+            exchange.getResponseHeaders().add("Location", "/loop");
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        server.start();
+        port = server.getAddress().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private static GuardedFetch fetch(Set<String> allowed) {
+        return new GuardedFetch(new OutboundGuard(allowed), Duration.ofSeconds(5), 1_000_000, 3);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+            "0.0.0.0", "224.0.0.1", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe", "2002:c0a8:0101::1"})
+    void givenAnInternalAddress_whenChecked_thenNotPublic(String address) throws Exception {
+        assertThat(OutboundGuard.isPublic(InetAddress.getByName(address))).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"93.184.216.34", "8.8.8.8", "2606:4700::1111", "172.32.0.1", "100.128.0.1"})
+    void givenAPublicAddress_whenChecked_thenPublic(String address) throws Exception {
+        assertThat(OutboundGuard.isPublic(InetAddress.getByName(address))).isTrue();
+    }
+
+    @Test
+    void givenALoopbackServer_whenFetchedWithoutAllowance_thenRefusedAfterResolution() {
+        // localhost is a name: only its resolution says loopback
+        assertThatThrownBy(() -> fetch(Set.of()).get(URI.create("http://localhost:" + port + "/doc")))
+                .isInstanceOf(OutboundGuard.Refused.class).hasMessageContaining("private network");
+        assertThatThrownBy(() -> fetch(Set.of()).get(URI.create("http://127.0.0.1:" + port + "/doc")))
+                .isInstanceOf(OutboundGuard.Refused.class);
+    }
+
+    @Test
+    void givenTheOperatorAllowsTheHost_whenFetched_thenTheDocumentAndRelativeRedirectsAreFollowed() {
+        GuardedFetch.Fetched fetched = fetch(Set.of("localhost")).get(URI.create("http://localhost:" + port + "/to-doc"));
+        assertThat(new String(fetched.body(), StandardCharsets.UTF_8)).contains("Planted answer.");
+        assertThat(fetched.uri().getPath()).isEqualTo("/doc");
+        assertThat(fetched.contentType()).isEqualTo("text/html");
+    }
+
+    @Test
+    void givenAnAllowedHostRedirectingToAnInternalAddress_whenFetched_thenTheHopIsRefused() {
+        assertThatThrownBy(() -> fetch(Set.of("localhost")).get(URI.create("http://localhost:" + port + "/to-literal")))
+                .isInstanceOf(OutboundGuard.Refused.class).hasMessageContaining("127.0.0.1");
+    }
+
+    @Test
+    void givenBadUrlsOrEndlessRedirects_whenFetched_thenRefusedWithAReason() {
+        assertThatThrownBy(() -> fetch(Set.of()).get(URI.create("file:///etc/passwd")))
+                .isInstanceOf(OutboundGuard.Refused.class).hasMessageContaining("http and https");
+        assertThatThrownBy(() -> fetch(Set.of()).get(URI.create("http://user:pw@example.com/")))
+                .isInstanceOf(OutboundGuard.Refused.class).hasMessageContaining("credentials");
+        assertThatThrownBy(() -> fetch(Set.of("localhost")).get(URI.create("http://localhost:" + port + "/loop")))
+                .isInstanceOf(GuardedFetch.Failed.class).hasMessageContaining("redirects more than 3");
+    }
+}
