@@ -10,6 +10,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.postgresql.codec.Json;
@@ -90,6 +91,7 @@ public class HistoryQueryController {
             Map.entry("/v2.0/snapshots/{snapshotId}/history", new Route("Snapshot", "snapshot", "snapshotId", Map.of())),
             Map.entry("/v2.0/tasks/{taskId}/history", new Route("Task", "task", "taskId", Map.of())));
 
+    @ListOf("LIST")
     @GetMapping({"/v2.0/projects/{projectId}/history", "/v2.0/locales/{localeId}/history",
             "/v2.0/projects/{projectId}/snippets/{snippetId}/history", "/v2.0/functions/{functionId}/history",
             "/v2.0/flows/{flowId}/history", "/v2.0/flows/{flowId}/states/{stateId}/history",

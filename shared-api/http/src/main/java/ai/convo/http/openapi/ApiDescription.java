@@ -252,7 +252,10 @@ public final class ApiDescription {
                     || !body && (status.equals("413") || status.equals("415"))) {
                 continue;
             }
-            responses.put(status, Map.of("$ref", "#/components/responses/" + PROBLEM));
+            // a route that says what it produces (the health checks) says "not ready" in it too
+            responses.put(status, status.equals("503") && !produces.isEmpty()
+                    ? Map.of("description", "Not available.", "content", content)
+                    : Map.of("$ref", "#/components/responses/" + PROBLEM));
         }
         responses.put("default", Map.of("$ref", "#/components/responses/" + PROBLEM));
         return responses;
