@@ -13,6 +13,7 @@ import ai.convo.contract.project.ProjectId;
 import ai.convo.contract.task.TaskId;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
+import ai.convo.http.openapi.BodyMedia;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
@@ -104,6 +105,7 @@ class IntentTransferController {
         });
     }
 
+    @BodyMedia(MediaType.MULTIPART_FORM_DATA_VALUE)
     @PostMapping("/v2.0/flows/{flowId}/intents/import")
     public Mono<ResponseEntity<byte[]>> importIntents(ServerWebExchange exchange,
                                                       @AuthenticationPrincipal ApiPrincipal caller,

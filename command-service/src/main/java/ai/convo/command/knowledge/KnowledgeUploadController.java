@@ -17,6 +17,7 @@ import ai.convo.contract.project.ProjectId;
 import ai.convo.contract.task.TaskId;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.Negotiation;
+import ai.convo.http.openapi.BodyMedia;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import java.security.MessageDigest;
@@ -67,6 +68,7 @@ class KnowledgeUploadController {
         this.jdbc = jdbc;
     }
 
+    @BodyMedia("multipart/form-data")
     @PostMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources/upload")
     public Mono<ResponseEntity<byte[]>> upload(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                @PathVariable String knowledgeStoreId) {

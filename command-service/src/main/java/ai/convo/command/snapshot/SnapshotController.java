@@ -17,6 +17,7 @@ import ai.convo.contract.snapshot.SnapshotRegistryId;
 import ai.convo.contract.task.TaskId;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
+import ai.convo.http.openapi.BodyMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
@@ -28,6 +29,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -190,6 +192,7 @@ public class SnapshotController {
      * package of this server, unchanged, becomes a new snapshot of the project (any project of the caller's
      * organisation) through an uploadSnapshotPackage Task. A changed or foreign file is a 400 at once.
      */
+    @BodyMedia(MediaType.MULTIPART_FORM_DATA_VALUE)
     @PostMapping(value = "/v2.0/snapshots/upload")
     public Mono<ResponseEntity<byte[]>> upload(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);

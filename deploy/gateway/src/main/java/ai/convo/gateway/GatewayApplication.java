@@ -45,6 +45,13 @@ public class GatewayApplication {
                 Map.of("command", backends.commandHealthPath(), "query", backends.queryHealthPath()));
     }
 
+    /** The API's merged OpenAPI document and its browsable page, answered here before any route forwards. */
+    @Bean
+    org.springframework.web.reactive.function.server.RouterFunction<org.springframework.web.reactive.function.server.ServerResponse>
+            apiDocs(Upstreams upstreams) {
+        return new ApiDocs(upstreams).routes();
+    }
+
     @Bean
     RouteLocator routes(RouteLocatorBuilder builder, Backends backends) {
         // Host is kept too, so links the services build from it point at the gateway, not at themselves.

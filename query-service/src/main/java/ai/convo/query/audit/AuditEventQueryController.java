@@ -11,6 +11,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.postgresql.codec.Json;
@@ -57,6 +58,7 @@ public class AuditEventQueryController {
         this.wire = row -> wire(row, retention);
     }
 
+    @ListOf("LIST")
     @GetMapping("/v2.0/auditevents")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);

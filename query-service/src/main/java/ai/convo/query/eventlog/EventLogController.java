@@ -1,5 +1,6 @@
 package ai.convo.query.eventlog;
 
+import ai.convo.http.openapi.AnswerMedia;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,7 @@ public class EventLogController {
         this.keepAlive = third.compareTo(KEEP_ALIVE) < 0 ? third : KEEP_ALIVE;
     }
 
+    @AnswerMedia({"application/x-ndjson", MediaType.TEXT_EVENT_STREAM_VALUE})
     @GetMapping("/v2.0/eventlog")
     public Mono<Void> eventLog(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         boolean live = live(exchange.getRequest().getHeaders().getFirst(HttpHeaders.ACCEPT));

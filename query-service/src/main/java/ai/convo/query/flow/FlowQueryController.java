@@ -11,6 +11,7 @@ import ai.convo.query.settings.SettingsRows;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -45,6 +46,7 @@ public class FlowQueryController {
     }
 
     /** The flows of one project ({@code projectId}), or of the whole organisation without it. */
+    @ListOf("LIST")
     @GetMapping("/v2.0/flows")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);

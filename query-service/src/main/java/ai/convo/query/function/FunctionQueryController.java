@@ -9,6 +9,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -44,6 +45,7 @@ public class FunctionQueryController {
      * The specification's function list (HAL+JSON unless asked otherwise): the functions of one project
      * ({@code projectId}), or of the whole organisation without it.
      */
+    @ListOf("LIST")
     @GetMapping("/v2.0/functions")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.HAL);

@@ -12,6 +12,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.postgresql.codec.Json;
@@ -63,6 +64,7 @@ public class HistoryQueryController {
             .collect(Collectors.toUnmodifiableMap(t -> t.history().path(), t -> t));
 
     /** The handler of every route in {@link #ROUTES}; {@link HistoryRoutes} maps them. */
+    @ListOf("LIST")
     public Mono<ResponseEntity<byte[]>> history(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                 @PathVariable Map<String, String> variables) {
         PathPattern matched = exchange.getRequiredAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);

@@ -13,6 +13,7 @@ import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -45,6 +46,7 @@ public class ApiKeyQueryController {
         this.db = db;
     }
 
+    @ListOf("LIST")
     @GetMapping("/v2.0/users/me/apikeys")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);

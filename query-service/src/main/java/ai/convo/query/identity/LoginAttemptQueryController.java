@@ -11,6 +11,7 @@ import ai.convo.query.web.ReadModel;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
 import java.util.LinkedHashMap;
@@ -44,6 +45,7 @@ public class LoginAttemptQueryController {
         this.db = db;
     }
 
+    @ListOf("LIST")
     @GetMapping("/v2.0/users/me/loginattempts")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);

@@ -18,6 +18,7 @@ import ai.convo.query.web.ResponseCache;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Scope;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -92,6 +93,7 @@ public class IntentQueryController {
      * {@code parent}) and nests all their descendants under {@code children}, recursively, in creation order.
      * Answers are cached until the flow's intents, sentences, feedback or any locale change ({@link ResponseCache}).
      */
+    @ListOf("INTENTS")
     @GetMapping("/v2.0/flows/{flowId}/intents")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                              @PathVariable String flowId) {
@@ -175,6 +177,7 @@ public class IntentQueryController {
      * The example sentences of an intent, optionally only those of one locale: {@code localeId}, or
      * {@code preferredLocaleId}, the name the official client's indexSentences gives that parameter.
      */
+    @ListOf("SENTENCES")
     @GetMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences")
     public Mono<ResponseEntity<byte[]>> sentences(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                   @PathVariable String flowId, @PathVariable String intentId) {

@@ -14,6 +14,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -50,6 +51,7 @@ public class KnowledgeChunkQueryController {
         this.reads = reads;
     }
 
+    @ListOf("CHUNKS")
     @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks")
     public Mono<ResponseEntity<byte[]>> chunks(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                @PathVariable String knowledgeStoreId, @PathVariable String sourceId) {

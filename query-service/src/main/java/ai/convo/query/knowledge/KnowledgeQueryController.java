@@ -14,6 +14,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -61,6 +62,7 @@ public class KnowledgeQueryController {
     }
 
     /** The stores of one project ({@code projectId}), or of the whole organisation without it. */
+    @ListOf("STORES")
     @GetMapping("/v2.0/knowledgestores")
     public Mono<ResponseEntity<byte[]>> stores(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
@@ -80,6 +82,7 @@ public class KnowledgeQueryController {
         return reads.one(exchange, ApiMedia.JSON, STORE, "knowledgeStoreId", knowledgeStoreId, caller.organisationId());
     }
 
+    @ListOf("SOURCES")
     @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources")
     public Mono<ResponseEntity<byte[]>> sources(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                 @PathVariable String knowledgeStoreId) {

@@ -10,6 +10,7 @@ import ai.convo.query.settings.SettingsRows;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -42,6 +43,7 @@ public class ProjectQueryController {
         this.reads = reads;
     }
 
+    @ListOf("LIST")
     @GetMapping("/v2.0/projects")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);

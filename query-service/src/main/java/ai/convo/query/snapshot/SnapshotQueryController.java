@@ -9,6 +9,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -49,6 +50,7 @@ public class SnapshotQueryController {
     }
 
     /** The snapshots of one project ({@code projectId}), or of the whole organisation without it. */
+    @ListOf("LIST")
     @GetMapping("/v2.0/snapshots")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
@@ -73,6 +75,7 @@ public class SnapshotQueryController {
      * were where it was taken. NLU connectors and large language models are not resources of this server: their
      * lists are empty.
      */
+    @ListOf("RESOURCES")
     @GetMapping("/v2.0/snapshots/{snapshotId}/resources")
     public Mono<ResponseEntity<byte[]>> resources(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                   @PathVariable String snapshotId) {

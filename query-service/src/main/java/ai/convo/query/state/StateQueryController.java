@@ -12,6 +12,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -52,6 +53,7 @@ public class StateQueryController {
     }
 
     /** GET /v2.0/flows/{flowId}/states: the common list parameters, 25 per page by default. */
+    @ListOf("LIST")
     @GetMapping("/v2.0/flows/{flowId}/states")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                              @PathVariable String flowId) {

@@ -12,6 +12,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -50,6 +51,7 @@ class TaskQueryController {
     }
 
     /** The tasks of one project of the caller's organisation; {@code projectId} is required. */
+    @ListOf("LIST")
     @GetMapping("/v2.0/tasks")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);

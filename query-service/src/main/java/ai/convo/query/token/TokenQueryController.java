@@ -12,6 +12,7 @@ import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
+import ai.convo.query.web.list.ListOf;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.Scope;
 import io.r2dbc.spi.Readable;
@@ -46,6 +47,7 @@ public class TokenQueryController {
     }
 
     /** The specification's token list: the custom tokens of one project of the caller's organisation. */
+    @ListOf("LIST")
     @GetMapping("/v2.0/projects/{projectId}/snippets")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                              @PathVariable String projectId) {

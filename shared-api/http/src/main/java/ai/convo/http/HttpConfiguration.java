@@ -44,7 +44,7 @@ import org.springframework.web.reactive.config.WebFluxConfigurer;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebFluxSecurity
-@Import(HealthController.class)
+@Import({HealthController.class, ai.convo.http.openapi.ApiDescriptionController.class})
 public class HttpConfiguration implements WebFluxConfigurer {
 
     public static final int MAX_BODY_BYTES = 2 * 1024 * 1024;

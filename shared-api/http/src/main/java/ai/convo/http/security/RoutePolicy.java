@@ -37,7 +37,10 @@ public final class RoutePolicy {
             rule(HttpMethod.GET, "/health", Set.of()),
             rule(HttpMethod.HEAD, "/health", Set.of()),
             rule(HttpMethod.GET, "/health/ready", Set.of()),
-            rule(HttpMethod.HEAD, "/health/ready", Set.of()));
+            rule(HttpMethod.HEAD, "/health/ready", Set.of()),
+            // the API description (ApiDescriptionController): what a client reads before it has credentials
+            rule(HttpMethod.GET, "/openapi.json", Set.of()),
+            rule(HttpMethod.HEAD, "/openapi.json", Set.of()));
     private final String basePath;
 
     public RoutePolicy(String basePath) {
