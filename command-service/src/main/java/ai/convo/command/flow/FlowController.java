@@ -2,7 +2,6 @@ package ai.convo.command.flow;
 
 import ai.convo.command.web.BatchBody;
 import ai.convo.command.web.Clock;
-import ai.convo.command.snapshot.FlowCopies;
 import ai.convo.command.web.Commands;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.CreateFlowCommand;
