@@ -2,7 +2,6 @@ package ai.convo.query.consistency;
 
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import ai.convo.query.deadletter.ParkedSequences;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -24,9 +23,9 @@ import reactor.core.publisher.Mono;
 public class ReadYourWritesFilter implements WebFilter, Ordered {
 
     private final ReadYourWrites consistency;
-    private final ParkedSequences parked;
+    private final ParkedWrites parked;
 
-    public ReadYourWritesFilter(ReadYourWrites consistency, ParkedSequences parked) {
+    public ReadYourWritesFilter(ReadYourWrites consistency, ParkedWrites parked) {
         this.consistency = consistency;
         this.parked = parked;
     }

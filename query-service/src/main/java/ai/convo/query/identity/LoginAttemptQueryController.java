@@ -7,7 +7,7 @@ import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import ai.convo.query.web.ReadModel;
+import ai.convo.query.readmodel.ReadModel;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import ai.convo.query.web.ReadModel;
+import ai.convo.query.readmodel.ReadModel;
 import ai.convo.query.web.list.Parent;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;

@@ -12,7 +12,7 @@ import io.r2dbc.spi.Readable;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
 import ai.convo.query.web.AsOf;
-import ai.convo.query.web.ReadModel;
+import ai.convo.query.readmodel.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
