@@ -40,7 +40,7 @@ import reactor.core.publisher.Mono;
 
 /** Writes of flows, on the paths the official client uses (createFlow, updateFlow, deleteFlow). */
 @RestController
-public class FlowController {
+class FlowController {
 
     static final int MAX_NAME = 200;
     static final int MAX_DESCRIPTION = 2000;

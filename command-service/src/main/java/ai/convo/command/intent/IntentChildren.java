@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class IntentChildren {
+class IntentChildren {
 
     private final IntentLookup lookup;
     private final CommandGateway commands;

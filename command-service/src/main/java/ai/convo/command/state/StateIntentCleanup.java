@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class StateIntentCleanup {
+class StateIntentCleanup {
 
     private final CommandGateway commands;
     private final JdbcTemplate jdbc;

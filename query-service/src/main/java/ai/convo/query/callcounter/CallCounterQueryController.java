@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
  * requested period that is reported (2025-01-01 up to two days ago), days without calls as zeros.
  */
 @RestController
-public class CallCounterQueryController {
+class CallCounterQueryController {
 
     private final DatabaseClient db;
 

@@ -20,7 +20,7 @@ import reactor.core.publisher.Mono;
  * principal on the exchange. Public reads (no principal) wait only where their handler names a public key.
  */
 @Component
-public class ReadYourWritesFilter implements WebFilter, Ordered {
+class ReadYourWritesFilter implements WebFilter, Ordered {
 
     private final ReadYourWrites consistency;
     private final ParkedWrites parked;

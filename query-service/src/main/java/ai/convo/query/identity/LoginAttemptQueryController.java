@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
  * client's address. Sign-ins with an API key or a token are not sign-ins here.
  */
 @RestController
-public class LoginAttemptQueryController {
+class LoginAttemptQueryController {
 
     static final ListDefinition LIST = new ListDefinition("loginattempts", "login_attempt_view", Map.of(
             "timestamp", Column.number("occurred_at"),

@@ -26,7 +26,7 @@ import tools.jackson.core.type.TypeReference;
  * </ul>
  */
 @Component
-public class IntentFeedbackReads {
+class IntentFeedbackReads {
 
     static final Duration POLL = Duration.ofMillis(50);
 

@@ -19,7 +19,7 @@ import reactor.core.publisher.Mono;
 
 /** The reads behind the intent and sentence routes beyond the list engine: flows, locales, counts, subtrees. */
 @Component
-public class IntentReads {
+class IntentReads {
 
     /** Bound of the descendants walk; the write model never lets parents form a cycle. */
     static final int MAX_DEPTH = 1000;

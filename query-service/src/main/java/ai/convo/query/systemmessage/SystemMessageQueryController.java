@@ -22,7 +22,7 @@ import reactor.core.publisher.Mono;
 
 /** The current System message, for everyone (no authentication: it is shown before login). */
 @RestController
-public class SystemMessageQueryController {
+class SystemMessageQueryController {
 
     private final DatabaseClient db;
     private final ReadYourWrites consistency;

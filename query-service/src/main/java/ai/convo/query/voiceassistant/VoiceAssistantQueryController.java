@@ -23,7 +23,7 @@ import reactor.core.publisher.Mono;
 
 /** The caller's own voice-assistant link: its meta, its tokens masked (no reader can open them). */
 @RestController
-public class VoiceAssistantQueryController {
+class VoiceAssistantQueryController {
 
     private final DatabaseClient db;
 
