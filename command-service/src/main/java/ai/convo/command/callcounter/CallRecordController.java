@@ -41,7 +41,7 @@ import tools.jackson.databind.JsonNode;
  * lists every bad record by index, and nothing is stored.
  */
 @RestController
-public class CallRecordController {
+class CallRecordController {
 
     static final Set<String> BODY_FIELDS = Set.of("organisationId", "records");
     static final Set<String> RECORD_FIELDS = Set.of("callId", "projectId", "startedAt", "endedAt", "billable");

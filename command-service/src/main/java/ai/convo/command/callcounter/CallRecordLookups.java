@@ -17,7 +17,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * (read from the project lookup) and the callIds taken per organisation ({@code cmd_call_record_id}).
  */
 @Component
-public class CallRecordLookups implements ProjectOwners, CallIdClaims {
+class CallRecordLookups implements ProjectOwners, CallIdClaims {
 
     private final JdbcTemplate jdbc;
 

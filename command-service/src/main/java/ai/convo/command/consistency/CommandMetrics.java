@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  * said no: a 4xx) or failed), measured around the handler as the command bus runs it.
  */
 @Component
-public class CommandMetrics implements MessageHandlerInterceptor<CommandMessage<?>> {
+class CommandMetrics implements MessageHandlerInterceptor<CommandMessage<?>> {
 
     private final MeterRegistry meters;
 

@@ -29,7 +29,7 @@ import org.springframework.context.annotation.Lazy;
  * lockFactory = "aggregateLocks")} (the locks: {@link ReleasedAggregateLocks}).
  */
 @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
-public class AggregateCaching {
+class AggregateCaching {
 
     @Bean
     public Cache aggregateCache(@Lazy EventStore eventStore, @Value("${app.aggregates.cached:10000}") int capacity) {

@@ -27,7 +27,7 @@ import org.axonframework.modelling.command.ConcurrencyException;
  * finished; decided on an aggregate behind the store, it is decided again too. Most commands append, and save the
  * look-up's round trip.
  */
-public class CachedDecisions implements MessageHandlerInterceptor<CommandMessage<?>>,
+class CachedDecisions implements MessageHandlerInterceptor<CommandMessage<?>>,
         MessageDispatchInterceptor<EventMessage<?>> {
 
     private static final String RESOURCE = CachedDecisions.class.getName();

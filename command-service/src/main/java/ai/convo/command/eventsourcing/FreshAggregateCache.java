@@ -25,7 +25,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * Least recently used entries go first beyond {@code capacity}; entries are soft references, so a heap under
  * pressure drops aggregates (to be loaded again) before it runs out.
  */
-public class FreshAggregateCache implements Cache {
+class FreshAggregateCache implements Cache {
 
     private static final VarHandle VERSION;
 

@@ -15,7 +15,7 @@ import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
  * connection, until the pool was gone for every organisation (issue 37, finding 4). Releasing twice is harmless.
  * Aggregates opt in with {@code @Aggregate(lockFactory = "aggregateLocks")}.
  */
-public final class ReleasedAggregateLocks implements LockFactory {
+final class ReleasedAggregateLocks implements LockFactory {
 
     private final LockFactory delegate;
 

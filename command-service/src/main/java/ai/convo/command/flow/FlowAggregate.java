@@ -7,7 +7,6 @@ import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted
 
 import ai.convo.command.locale.LocaleLookup;
 import ai.convo.command.project.ProjectLookup;
-import ai.convo.command.state.FlowIntents;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.BatchOperations;
 import ai.convo.contract.common.BatchResult;

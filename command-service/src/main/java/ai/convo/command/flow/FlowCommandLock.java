@@ -25,7 +25,7 @@ import org.springframework.stereotype.Component;
  * intent's deletion that waits on the flow aggregate (a deadlock PostgreSQL cannot see).
  */
 @Component
-public class FlowCommandLock implements MessageHandlerInterceptor<CommandMessage<?>> {
+class FlowCommandLock implements MessageHandlerInterceptor<CommandMessage<?>> {
 
     private final JdbcTemplate jdbc;
 

@@ -2,7 +2,6 @@ package ai.convo.command.flow;
 
 import ai.convo.command.web.BatchBody;
 import ai.convo.command.web.Clock;
-import ai.convo.command.snapshot.FlowCopies;
 import ai.convo.command.web.Commands;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.CreateFlowCommand;
@@ -41,7 +40,7 @@ import reactor.core.publisher.Mono;
 
 /** Writes of flows, on the paths the official client uses (createFlow, updateFlow, deleteFlow). */
 @RestController
-public class FlowController {
+class FlowController {
 
     static final int MAX_NAME = 200;
     static final int MAX_DESCRIPTION = 2000;

@@ -31,7 +31,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 @RestController
-public class FunctionController {
+class FunctionController {
 
     private static final Set<String> CREATE_FIELDS = Set.of("projectId", "name", "code", "isDisabled");
     private static final Set<String> PATCH_FIELDS = Set.of("name", "code", "isDisabled");

@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
  * and, if given, an API key, from BOOTSTRAP_ADMIN_EMAIL, BOOTSTRAP_ADMIN_PASSWORD and BOOTSTRAP_API_KEY.
  */
 @Component
-public class Bootstrap implements ApplicationRunner {
+class Bootstrap implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(Bootstrap.class);
 

@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class IdentityLookup {
+class IdentityLookup {
 
     private final JdbcTemplate jdbc;
 

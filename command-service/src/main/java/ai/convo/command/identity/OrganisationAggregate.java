@@ -9,7 +9,7 @@ import org.axonframework.spring.stereotype.Aggregate;
 
 /** An organisation: the tenant that owns projects and users. Created with its first user. */
 @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
-public class OrganisationAggregate {
+class OrganisationAggregate {
 
     @AggregateIdentifier
     private String organisationId;

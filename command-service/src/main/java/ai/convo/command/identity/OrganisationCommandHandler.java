@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
  * written in the same transaction, settles races.
  */
 @Component
-public class OrganisationCommandHandler {
+class OrganisationCommandHandler {
 
     private final Repository<OrganisationAggregate> organisations;
     private final Repository<UserAggregate> users;

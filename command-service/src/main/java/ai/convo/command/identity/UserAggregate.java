@@ -23,7 +23,7 @@ import org.axonframework.spring.stereotype.Aggregate;
 
 /** A user and the API keys they hold. */
 @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
-public class UserAggregate {
+class UserAggregate {
 
     static final int MAX_ACTIVE_KEYS = 50;
 

@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class IntentChildren {
+class IntentChildren {
 
     private final IntentLookup lookup;
     private final CommandGateway commands;
@@ -30,14 +30,8 @@ public class IntentChildren {
         this.commands = commands;
     }
 
-    /**
-     * Metadata of a deletion whose consequences its author planned itself (a snapshot restore sets every kept
-     * intent's parent and every state's intents): then neither children nor states are changed on its behalf.
-     */
-    public static final String PLANNED = "childrenPlanned";
-
     @EventHandler
-    void on(IntentDeletedEvent event, @MetaDataValue(PLANNED) Boolean planned) {
+    void on(IntentDeletedEvent event, @MetaDataValue(CommandSideProcessing.CONSEQUENCES_PLANNED) Boolean planned) {
         if (Boolean.TRUE.equals(planned)) {
             return;
         }

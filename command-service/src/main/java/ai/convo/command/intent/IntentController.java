@@ -56,7 +56,7 @@ import reactor.core.publisher.Mono;
 
 /** Writes of intents and their example sentences; reads are the query service's. */
 @RestController
-public class IntentController {
+class IntentController {
 
     static final int NAME_MAX = 200;
     static final int DESCRIPTION_MAX = 1000;

@@ -11,7 +11,7 @@ import java.util.Optional;
  * parent in the same flow, no cycle) stay in the write model. {@link IntentLookup} is the implementation;
  * tests give a map-based one.
  */
-public interface IntentDirectory {
+interface IntentDirectory {
 
     /** An intent of a flow as the lookup knows it; {@code parentIntentId} null for a root. */
     record IntentEntry(String intentId, String flowId, String name, String parentIntentId) {

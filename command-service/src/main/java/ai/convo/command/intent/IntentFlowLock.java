@@ -26,7 +26,7 @@ import org.springframework.stereotype.Component;
  * every MessageHandlerInterceptor bean for commands is.
  */
 @Component
-public class IntentFlowLock implements MessageHandlerInterceptor<CommandMessage<?>> {
+class IntentFlowLock implements MessageHandlerInterceptor<CommandMessage<?>> {
 
     /** How a command locks its flow. */
     enum Mode { NONE, SHARED, EXCLUSIVE }

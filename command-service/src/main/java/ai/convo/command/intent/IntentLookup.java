@@ -30,7 +30,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class IntentLookup implements IntentDirectory {
+class IntentLookup implements IntentDirectory {
 
     /** Recursion bound of the ancestor walk; the write model never lets a chain form a cycle. */
     static final int MAX_DEPTH = 10_000;

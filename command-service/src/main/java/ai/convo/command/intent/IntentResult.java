@@ -7,5 +7,5 @@ import java.util.Map;
  * What an intent command answers: the record, its project, and how many sentences it has per locale, from
  * which the web layer derives the answer's localeReference.
  */
-public record IntentResult(IntentRecord record, String projectId, Map<String, Long> sentencesPerLocale) {
+record IntentResult(IntentRecord record, String projectId, Map<String, Long> sentencesPerLocale) {
 }

@@ -19,7 +19,7 @@ import reactor.core.publisher.Mono;
  * than a 405 or 404 that would read as a wrong path.
  */
 @RestController
-public class NluOperations {
+class NluOperations {
 
     private static ApiProblem noNlu(String what) {
         return new ApiProblem(HttpStatus.NOT_IMPLEMENTED, what + " needs an NLU service, which this server does not "

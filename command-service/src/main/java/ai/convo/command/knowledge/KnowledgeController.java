@@ -44,7 +44,7 @@ import reactor.core.publisher.Mono;
 
 /** Writes of knowledge stores and their sources, including the specification's source PATCH. */
 @RestController
-public class KnowledgeController {
+class KnowledgeController {
 
     private static final Set<String> STORE_FIELDS = Set.of("projectId", "name", "description", "language");
     private static final Set<String> STORE_PATCH_FIELDS = Set.of("name", "description");

@@ -60,7 +60,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * deleted store, of another store or of another organisation answers as a missing one.
  */
 @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
-public class KnowledgeSourceAggregate {
+class KnowledgeSourceAggregate {
 
     @AggregateIdentifier
     private String sourceId;

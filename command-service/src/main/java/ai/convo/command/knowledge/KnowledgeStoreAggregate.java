@@ -30,7 +30,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * through {@link KnowledgeStoreLookup}, so deleting the store makes them unreachable in the same transaction.
  */
 @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
-public class KnowledgeStoreAggregate {
+class KnowledgeStoreAggregate {
 
     @AggregateIdentifier
     private String storeId;

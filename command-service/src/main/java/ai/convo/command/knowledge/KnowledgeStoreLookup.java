@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class KnowledgeStoreLookup {
+class KnowledgeStoreLookup {
 
     public record Store(String storeId, String projectId, String organisationId) {
     }

@@ -36,7 +36,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 @RestController
-public class LocaleController {
+class LocaleController {
 
     private static final Set<String> CREATE_FIELDS =
             Set.of("projectId", "name", "nluLanguage", "primary", "fallbackLocaleReference");

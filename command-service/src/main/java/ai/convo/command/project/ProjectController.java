@@ -38,7 +38,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 @RestController
-public class ProjectController {
+class ProjectController {
 
     private static final Set<String> CREATE_FIELDS = Set.of("name", "locale", "color");
     private static final Set<String> PATCH_FIELDS = Set.of("name", "color");

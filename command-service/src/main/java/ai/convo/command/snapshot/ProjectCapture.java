@@ -29,6 +29,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -46,6 +48,14 @@ public class ProjectCapture {
     }
 
     public record FlowSentence(String id, String localeId, String text) {
+    }
+
+    /** A flow as it stands (for a copy): its intents as {@link #intentsOf} has them, its states, the project's locales. */
+    public record FlowAsItStands(String name, String description, List<FlowIntent> intents, List<FlowState> states,
+                                 Set<String> localeIds) {
+    }
+
+    public record FlowState(String name, String type, boolean isDefault, List<String> intentIds) {
     }
 
     /** The project as found, with ids (for a restore's plan) and how each aggregate's stream continues. */
@@ -147,9 +157,27 @@ public class ProjectCapture {
         onePoint.executeWithoutResult(status -> jdbc.query(FLOW_INTENT_EVENTS, row -> {
             events(row).forEach(event -> fold(captured, event));
         }, flowId));
-        return captured.intents.values().stream().map(i -> new FlowIntent(i.id, i.content,
-                i.sentences.entrySet().stream().map(s -> new FlowSentence(s.getKey(), s.getValue().localeReference(),
-                        s.getValue().text())).toList())).toList();
+        return captured.intents.values().stream().map(ProjectCapture::flowIntent).toList();
+    }
+
+    /** The flow of the project as it stands, at one consistent point (a transaction of its own); empty without it. */
+    public Optional<FlowAsItStands> flowOf(String projectId, String flowId) {
+        Captured project = captureAtOnePoint(projectId);
+        Flow flow = project == null ? null : project.flows.get(flowId);
+        if (flow == null) {
+            return Optional.empty();
+        }
+        List<FlowIntent> intents = project.intents.values().stream().filter(i -> i.flowId.equals(flowId))
+                .map(ProjectCapture::flowIntent).toList();
+        List<FlowState> states = flow.states.values().stream()
+                .map(state -> new FlowState(state.name(), state.type(), state.isDefault(), state.intentIds())).toList();
+        return Optional.of(new FlowAsItStands(flow.name, flow.description, intents, states,
+                Set.copyOf(project.locales.keySet())));
+    }
+
+    private static FlowIntent flowIntent(Intent i) {
+        return new FlowIntent(i.id, i.content, i.sentences.entrySet().stream().map(s -> new FlowSentence(s.getKey(),
+                s.getValue().localeReference(), s.getValue().text())).toList());
     }
 
     /** The project's resources; call inside a transaction (REPEATABLE READ for a consistent point). */

@@ -1,11 +1,6 @@
 package ai.convo.command.snapshot;
 
-import ai.convo.command.flow.FlowAggregate;
-import ai.convo.command.function.FunctionAggregate;
-import ai.convo.command.intent.IntentAggregate;
-import ai.convo.command.intent.IntentChildren;
-import ai.convo.command.project.ProjectAggregate;
-import ai.convo.command.token.TokenAggregate;
+import ai.convo.command.web.CommandSideProcessing;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
@@ -65,8 +60,19 @@ final class RestorePlan {
     private final Map<String, Long> lastSequence;
     private final List<DomainEventMessage<?>> events = new ArrayList<>();
 
-    /** On an event the plan also takes care of the consequences of (see IntentChildren). */
-    static final MetaData PLANNED = MetaData.with(IntentChildren.PLANNED, true);
+    /**
+     * The aggregate types the events are stored under: each aggregate's class name, as Axon stores the aggregate's
+     * own events. Names, not classes: snapshot writes into the features' streams but does not depend on them
+     * (RestorePlanTest holds the names to the classes).
+     */
+    static final String PROJECT = "ProjectAggregate";
+    static final String TOKEN = "TokenAggregate";
+    static final String FUNCTION = "FunctionAggregate";
+    static final String FLOW = "FlowAggregate";
+    static final String INTENT = "IntentAggregate";
+
+    /** On an event the plan also takes care of the consequences of (see CommandSideProcessing). */
+    static final MetaData PLANNED = MetaData.with(CommandSideProcessing.CONSEQUENCES_PLANNED, true);
 
     private RestorePlan(ProjectCapture.Captured current, String projectId, String by, long at) {
         this.projectId = projectId;
@@ -160,7 +166,7 @@ final class RestorePlan {
         snapshot.tokens().forEach(t -> wanted.add(t.referenceId()));
         current.tokens.forEach((id, token) -> {
             if (!wanted.contains(token.referenceId())) {
-                next(TokenAggregate.class, id, new TokenDeletedEvent(id, projectId, organisationId, by, at));
+                next(TOKEN, id, new TokenDeletedEvent(id, projectId, organisationId, by, at));
             }
         });
         // labels are unique per project: when a kept token's new label is another kept token's label now, every
@@ -179,7 +185,7 @@ final class RestorePlan {
         if (relabelled.values().stream().anyMatch(label -> held.contains(label.toLowerCase(Locale.ROOT)))) {
             relabelled.keySet().forEach(id -> {
                 SnapshotContent.Token now = current.tokens.get(id);
-                next(TokenAggregate.class, id, new TokenUpdatedEvent(id, projectId, organisationId, List.of("label"),
+                next(TOKEN, id, new TokenUpdatedEvent(id, projectId, organisationId, List.of("label"),
                         "~restoring " + id, now.type(), now.script(), by, at));
             });
         }
@@ -187,7 +193,7 @@ final class RestorePlan {
             String id = idByReference.get(token.referenceId());
             if (id == null) {
                 String created = Ids.newId();
-                next(TokenAggregate.class, created, new TokenCreatedEvent(created, projectId, organisationId,
+                next(TOKEN, created, new TokenCreatedEvent(created, projectId, organisationId,
                         token.referenceId(), token.label(), token.type(), token.script(), by, at));
                 continue;
             }
@@ -195,7 +201,7 @@ final class RestorePlan {
             List<String> changed = changed(List.of("label", "type", "script"),
                     List.of(now.label(), now.type(), now.script()), List.of(token.label(), token.type(), token.script()));
             if (!changed.isEmpty()) {
-                next(TokenAggregate.class, id, new TokenUpdatedEvent(id, projectId, organisationId, changed,
+                next(TOKEN, id, new TokenUpdatedEvent(id, projectId, organisationId, changed,
                         token.label(), token.type(), token.script(), by, at));
             }
         }
@@ -208,14 +214,14 @@ final class RestorePlan {
         snapshot.functions().forEach(f -> wanted.add(f.referenceId()));
         current.functions.forEach((id, function) -> {
             if (!wanted.contains(function.referenceId())) {
-                next(FunctionAggregate.class, id, new FunctionDeletedEvent(id, projectId, organisationId, by, at));
+                next(FUNCTION, id, new FunctionDeletedEvent(id, projectId, organisationId, by, at));
             }
         });
         for (SnapshotContent.Function function : snapshot.functions()) {
             String id = idByReference.get(function.referenceId());
             if (id == null) {
                 String created = Ids.newId();
-                next(FunctionAggregate.class, created, new FunctionCreatedEvent(created, projectId, organisationId,
+                next(FUNCTION, created, new FunctionCreatedEvent(created, projectId, organisationId,
                         function.referenceId(), function.name(), function.code(), function.disabled(), by, at));
                 continue;
             }
@@ -224,7 +230,7 @@ final class RestorePlan {
                     List.of(now.name(), now.code(), now.disabled()),
                     List.of(function.name(), function.code(), function.disabled()));
             if (!changed.isEmpty()) {
-                next(FunctionAggregate.class, id, new FunctionUpdatedEvent(id, projectId, organisationId, changed,
+                next(FUNCTION, id, new FunctionUpdatedEvent(id, projectId, organisationId, changed,
                         function.name(), function.code(), function.disabled(), by, at));
             }
         }
@@ -240,20 +246,20 @@ final class RestorePlan {
         for (ProjectCapture.Flow flow : current.flows.values()) {
             if (!wanted.contains(flow.referenceId)) {
                 // its intents, states and sentences go with it (the lookups and read models delete them)
-                next(FlowAggregate.class, flow.id, new FlowDeletedEvent(flow.id, projectId, organisationId, by, at));
+                next(FLOW, flow.id, new FlowDeletedEvent(flow.id, projectId, organisationId, by, at));
             }
         }
         for (SnapshotContent.Flow flow : snapshot.flows()) {
             ProjectCapture.Flow kept = flowByReference.get(flow.referenceId());
             String flowId = kept != null ? kept.id : Ids.newId();
             if (kept == null) {
-                next(FlowAggregate.class, flowId, new FlowCreatedEvent(flowId, projectId, organisationId,
+                next(FLOW, flowId, new FlowCreatedEvent(flowId, projectId, organisationId,
                         flow.referenceId(), flow.name(), flow.description(), by, at));
             } else {
                 List<String> changed = changed(List.of("name", "description"), List.of(kept.name, kept.description),
                         List.of(flow.name(), flow.description()));
                 if (!changed.isEmpty()) {
-                    next(FlowAggregate.class, flowId, new FlowUpdatedEvent(flowId, projectId, organisationId, changed,
+                    next(FLOW, flowId, new FlowUpdatedEvent(flowId, projectId, organisationId, changed,
                             flow.name(), flow.description(), by, at));
                 }
             }
@@ -276,7 +282,7 @@ final class RestorePlan {
         // itself, so the deletion must not detach children through commands of its own.
         for (ProjectCapture.Intent intent : byReference.values()) {
             if (!wanted.contains(intent.referenceId)) {
-                next(IntentAggregate.class, intent.id, new IntentDeletedEvent(intent.id, flowId, projectId,
+                next(INTENT, intent.id, new IntentDeletedEvent(intent.id, flowId, projectId,
                         organisationId, by, at), PLANNED);
             }
         }
@@ -303,7 +309,7 @@ final class RestorePlan {
         if (clash) {
             for (ProjectCapture.Intent existing : renamed) {
                 IntentCreatedEvent was = existing.content;
-                next(IntentAggregate.class, existing.id, new IntentUpdatedEvent(existing.id, flowId, projectId,
+                next(INTENT, existing.id, new IntentUpdatedEvent(existing.id, flowId, projectId,
                         organisationId, List.of("name"), "~restoring " + existing.id, was.description(), was.tags(),
                         was.rejectIntent(), was.disabled(), was.parentIntentId(), was.condition(),
                         was.confirmationSentences(), was.disambiguationSentence(), was.rules(), was.data(),
@@ -316,7 +322,7 @@ final class RestorePlan {
             ChildFeatures features = childFeatures(intent.childFeatures(), intentIds);
             ProjectCapture.Intent existing = byReference.get(intent.referenceId());
             if (existing == null) {
-                next(IntentAggregate.class, intentId, new IntentCreatedEvent(intentId, flowId, projectId,
+                next(INTENT, intentId, new IntentCreatedEvent(intentId, flowId, projectId,
                         organisationId, intent.referenceId(), intent.name(), intent.description(), intent.tags(),
                         intent.rejectIntent(), intent.disabled(), parent, intent.condition(),
                         intent.confirmationSentences(), intent.disambiguationSentence(), intent.rules(), intent.data(),
@@ -336,7 +342,7 @@ final class RestorePlan {
                                 intent.disambiguationSentence(), intent.rules(), intent.data(), features,
                                 intent.biasTowardsParentOrChildIntents()));
                 if (!changed.isEmpty()) {
-                    next(IntentAggregate.class, intentId, new IntentUpdatedEvent(intentId, flowId, projectId,
+                    next(INTENT, intentId, new IntentUpdatedEvent(intentId, flowId, projectId,
                             organisationId, changed, intent.name(), intent.description(), intent.tags(),
                             intent.rejectIntent(), intent.disabled(), parent, intent.condition(),
                             intent.confirmationSentences(), intent.disambiguationSentence(), intent.rules(),
@@ -359,12 +365,12 @@ final class RestorePlan {
             if (now.equals(wanted)) {
                 return;
             }
-            existing.sentences.forEach((sentenceId, sentence) -> next(IntentAggregate.class, intentId,
+            existing.sentences.forEach((sentenceId, sentence) -> next(INTENT, intentId,
                     new SentenceDeletedEvent(sentenceId, intentId, flowId, projectId, organisationId,
                             sentence.localeReference(), by, at)));
         }
         for (SnapshotContent.Sentence sentence : intent.sentences()) {
-            next(IntentAggregate.class, intentId, new SentenceCreatedEvent(Ids.newId(), intentId, flowId, projectId,
+            next(INTENT, intentId, new SentenceCreatedEvent(Ids.newId(), intentId, flowId, projectId,
                     organisationId, localeIds.get(sentence.localeReference()), sentence.text(), by, at));
         }
     }
@@ -386,7 +392,7 @@ final class RestorePlan {
         if (kept != null) {
             for (Map.Entry<String, ProjectCapture.State> state : kept.states.entrySet()) {
                 if (!wanted.contains(state.getValue().referenceId())) {
-                    next(FlowAggregate.class, flowId, new StateDeletedEvent(flowId, projectId, organisationId,
+                    next(FLOW, flowId, new StateDeletedEvent(flowId, projectId, organisationId,
                             state.getKey(), by, at));
                     if (state.getKey().equals(previousDefault)) {
                         previousDefault = null;
@@ -400,7 +406,7 @@ final class RestorePlan {
             String stateId = idByReference.get(state.referenceId());
             if (stateId == null) {
                 stateId = Ids.newId();
-                next(FlowAggregate.class, flowId, new StateCreatedEvent(flowId, projectId, organisationId, stateId,
+                next(FLOW, flowId, new StateCreatedEvent(flowId, projectId, organisationId, stateId,
                         state.referenceId(), state.name(), state.type(), state.isDefault(), named, by, at));
             } else {
                 ProjectCapture.State now = kept.states.get(stateId);
@@ -408,7 +414,7 @@ final class RestorePlan {
                         Arrays.asList(now.name(), now.type(), now.isDefault(), now.intentIds()),
                         Arrays.asList(state.name(), state.type(), state.isDefault(), named));
                 if (!changed.isEmpty()) {
-                    next(FlowAggregate.class, flowId, new StateUpdatedEvent(flowId, projectId, organisationId, stateId,
+                    next(FLOW, flowId, new StateUpdatedEvent(flowId, projectId, organisationId, stateId,
                             changed, state.name(), state.type(), state.isDefault(), named, by, at));
                 }
             }
@@ -417,7 +423,7 @@ final class RestorePlan {
             }
         }
         if (newDefault != null && !newDefault.equals(previousDefault)) {
-            next(FlowAggregate.class, flowId, new DefaultStateChangedEvent(flowId, projectId, organisationId,
+            next(FLOW, flowId, new DefaultStateChangedEvent(flowId, projectId, organisationId,
                     previousDefault, newDefault, by, at));
         }
     }
@@ -471,16 +477,15 @@ final class RestorePlan {
     // ---- messages
 
     private void project(Object payload) {
-        next(ProjectAggregate.class, projectId, payload);
+        next(PROJECT, projectId, payload);
     }
 
-    private void next(Class<?> aggregate, String aggregateId, Object payload) {
-        next(aggregate, aggregateId, payload, MetaData.emptyInstance());
+    private void next(String aggregateType, String aggregateId, Object payload) {
+        next(aggregateType, aggregateId, payload, MetaData.emptyInstance());
     }
 
-    private void next(Class<?> aggregate, String aggregateId, Object payload, MetaData metaData) {
+    private void next(String aggregateType, String aggregateId, Object payload, MetaData metaData) {
         long sequence = lastSequence.merge(aggregateId, 0L, (last, zero) -> last + 1);
-        events.add(new GenericDomainEventMessage<>(aggregate.getSimpleName(), aggregateId, sequence, payload,
-                metaData));
+        events.add(new GenericDomainEventMessage<>(aggregateType, aggregateId, sequence, payload, metaData));
     }
 }

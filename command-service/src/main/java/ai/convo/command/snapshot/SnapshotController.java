@@ -48,7 +48,7 @@ import reactor.core.publisher.Mono;
  * task never exists without its command's event. Answers 202 with the Task record and its {@code Location}.
  */
 @RestController
-public class SnapshotController {
+class SnapshotController {
 
     private static final Set<String> CREATE_FIELDS = Set.of("projectId", "name", "description");
     private static final Set<String> RESTORE_FIELDS = Set.of("projectId");

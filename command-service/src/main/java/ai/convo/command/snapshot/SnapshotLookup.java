@@ -27,7 +27,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class SnapshotLookup {
+class SnapshotLookup {
 
     /** Where a snapshot lives. */
     public record Location(String snapshotId, String projectId, String organisationId) {

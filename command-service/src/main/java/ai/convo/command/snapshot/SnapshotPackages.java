@@ -30,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * a second key: it works for that user only, for one day.
  */
 @Component
-public class SnapshotPackages {
+class SnapshotPackages {
 
     static final String FORMAT = "convo-snapshot-package/1";
     static final long LINK_SECONDS = 24 * 60 * 60;

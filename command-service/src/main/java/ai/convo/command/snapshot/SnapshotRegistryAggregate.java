@@ -35,7 +35,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * was cancelled) frees the slot at once.
  */
 @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
-public class SnapshotRegistryAggregate {
+class SnapshotRegistryAggregate {
 
     enum Status { PENDING, CREATED, DELETING }
 

@@ -45,7 +45,7 @@ import reactor.core.publisher.Mono;
  * shared DeprecationHeaders filter.
  */
 @RestController
-public class StateController {
+class StateController {
 
     static final int MAX_NAME = 200;
     private static final Set<String> CREATE_FIELDS = Set.of("name", "type", "isDefault", "intentIds");

@@ -1,6 +1,5 @@
 package ai.convo.command.state;
 
-import ai.convo.command.intent.IntentChildren;
 import ai.convo.command.web.CommandSideProcessing;
 import ai.convo.contract.flow.FlowId;
 import ai.convo.contract.intent.IntentDeletedEvent;
@@ -21,7 +20,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class StateIntentCleanup {
+class StateIntentCleanup {
 
     private final CommandGateway commands;
     private final JdbcTemplate jdbc;
@@ -32,7 +31,7 @@ public class StateIntentCleanup {
     }
 
     @EventHandler
-    void on(IntentDeletedEvent event, @MetaDataValue(IntentChildren.PLANNED) Boolean planned) {
+    void on(IntentDeletedEvent event, @MetaDataValue(CommandSideProcessing.CONSEQUENCES_PLANNED) Boolean planned) {
         if (Boolean.TRUE.equals(planned)) {
             return; // a snapshot restore's plan sets every state's intents itself
         }

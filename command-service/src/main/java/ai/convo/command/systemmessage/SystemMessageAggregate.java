@@ -17,7 +17,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * Only a system administrator creates one. Messages are never changed; a newer one takes precedence.
  */
 @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
-public class SystemMessageAggregate {
+class SystemMessageAggregate {
 
     @AggregateIdentifier
     private String systemMessageId;

@@ -25,7 +25,7 @@ import reactor.core.publisher.Mono;
 
 /** The specification's system message creation (Basic authentication only, see RoutePolicy). */
 @RestController
-public class SystemMessageController {
+class SystemMessageController {
 
     private static final Set<String> FIELDS = Set.of("until", "message", "showOnLogin");
 

@@ -40,7 +40,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * can change nothing any more.
  */
 @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
-public class TaskAggregate {
+class TaskAggregate {
 
     @AggregateIdentifier
     private String taskId;

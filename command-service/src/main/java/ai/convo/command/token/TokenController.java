@@ -33,7 +33,7 @@ import reactor.core.publisher.Mono;
 
 /** Writes of Tokens, which the API (and the official client) calls snippets. */
 @RestController
-public class TokenController {
+class TokenController {
 
     private static final Set<String> FIELDS = Set.of("label", "type", "script");
 

@@ -3,7 +3,7 @@ package ai.convo.command.token;
 import java.util.Optional;
 
 /** The set-based part of the token rules: which token of a project holds a label, ignoring case. */
-public interface TokenLabels {
+interface TokenLabels {
 
     /** The id of the custom token of {@code projectId} whose label equals {@code label} ignoring case, if any. */
     Optional<String> holderOf(String projectId, String label);

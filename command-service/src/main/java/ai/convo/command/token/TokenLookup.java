@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ProcessingGroup(CommandSideProcessing.LOOKUPS)
-public class TokenLookup implements TokenLabels {
+class TokenLookup implements TokenLabels {
 
     private final JdbcTemplate jdbc;
 

@@ -30,7 +30,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * on an id without history too ({@code CREATE_IF_MISSING}); an unlink there throws, so nothing is created.
  */
 @Aggregate(cache = "aggregateCache", snapshotTriggerDefinition = "aggregateSnapshots", lockFactory = "aggregateLocks")
-public class VoiceAssistantAccountAggregate {
+class VoiceAssistantAccountAggregate {
 
     @AggregateIdentifier
     private String accountId;

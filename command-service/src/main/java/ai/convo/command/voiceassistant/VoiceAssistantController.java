@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
 
 /** Linking and unlinking the caller's own voice-assistant account (the only assistant is alexa). */
 @RestController
-public class VoiceAssistantController {
+class VoiceAssistantController {
 
     private static final Set<String> FIELDS = Set.of("accessToken", "refreshToken");
 

@@ -14,6 +14,12 @@ public class CommandSideProcessing {
 
     public static final String LOOKUPS = "write-lookups";
 
+    /**
+     * Metadata of a deletion whose consequences its author planned itself (a snapshot restore sets every kept
+     * intent's parent and every state's intents): then the lookups' handlers change neither children nor states.
+     */
+    public static final String CONSEQUENCES_PLANNED = "childrenPlanned";
+
     @Bean
     ConfigurerModule subscribingLookups() {
         return configurer -> configurer.eventProcessing(processing -> processing

@@ -2,7 +2,6 @@ package ai.convo.command.flow;
 
 import ai.convo.command.locale.LocaleLookup;
 import ai.convo.command.project.ProjectLookup;
-import ai.convo.command.state.FlowIntents;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
 import ai.convo.contract.flow.FlowCreatedEvent;

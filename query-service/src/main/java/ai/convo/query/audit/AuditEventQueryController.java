@@ -39,7 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
  * command, derived from the event log, and the refused requests) in the IAuditEvent_2_0 shape.
  */
 @RestController
-public class AuditEventQueryController {
+class AuditEventQueryController {
 
     static final List<String> TYPES = List.of("action", "create", "replace", "patch", "delete", "unauthorized");
     static final ListDefinition LIST = new ListDefinition("auditevents", "audit_event_view", Map.of(

@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Configuration;
  * organisation's days at once (the store's advisory lock stays uncontended).
  */
 @Configuration(proxyBeanMethods = false)
-public class CallCounterProcessing {
+class CallCounterProcessing {
 
     static final SequencingPolicy<EventMessage<?>> BY_ORGANISATION = event ->
             event.getPayload() instanceof CallRecordsIngestedEvent ingested

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.http.ResponseEntity;
-import ai.convo.query.web.ReadModel;
+import ai.convo.query.readmodel.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
  * requested period that is reported (2025-01-01 up to two days ago), days without calls as zeros.
  */
 @RestController
-public class CallCounterQueryController {
+class CallCounterQueryController {
 
     private final DatabaseClient db;
 

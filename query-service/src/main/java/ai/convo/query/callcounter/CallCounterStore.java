@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  * processor's token commit together. See CALLCOUNTER.md for the definitions and the algorithm.
  */
 @Component
-public class CallCounterStore {
+class CallCounterStore {
 
     /** First key of the per-organisation advisory lock (the second is a hash of the organisation id). */
     static final int LOCK_SPACE = 0x43414C4C; // "CALL"

@@ -21,7 +21,7 @@ import reactor.core.publisher.MonoSink;
  * the next one, which answers all of them in one round trip. Under load a query serves many reads.
  */
 @Component
-public class LatestWrites {
+class LatestWrites {
 
     private record Pending(List<String> keys, MonoSink<Newest> sink) {
     }

@@ -28,7 +28,7 @@ import org.springframework.stereotype.Component;
  * {@code convo_projections_lag_age_seconds{processor}} (how long ago the oldest of them was appended; 0 when none).
  */
 @Component("projectionsHealthIndicator")
-public class ProjectionsHealth extends Periodic implements HealthIndicator {
+class ProjectionsHealth extends Periodic implements HealthIndicator {
 
     private final ProjectionProgress progress;
     private final JdbcTemplate jdbc;

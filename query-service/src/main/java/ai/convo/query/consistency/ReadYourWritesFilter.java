@@ -2,7 +2,6 @@ package ai.convo.query.consistency;
 
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import ai.convo.query.deadletter.ParkedSequences;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -21,12 +20,12 @@ import reactor.core.publisher.Mono;
  * principal on the exchange. Public reads (no principal) wait only where their handler names a public key.
  */
 @Component
-public class ReadYourWritesFilter implements WebFilter, Ordered {
+class ReadYourWritesFilter implements WebFilter, Ordered {
 
     private final ReadYourWrites consistency;
-    private final ParkedSequences parked;
+    private final ParkedWrites parked;
 
-    public ReadYourWritesFilter(ReadYourWrites consistency, ParkedSequences parked) {
+    public ReadYourWritesFilter(ReadYourWrites consistency, ParkedWrites parked) {
         this.consistency = consistency;
         this.parked = parked;
     }

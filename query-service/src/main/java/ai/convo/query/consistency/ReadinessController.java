@@ -16,7 +16,7 @@ import reactor.core.publisher.Mono;
  * only wait, so a load balancer should not send them here. {@code /health} stays liveness.
  */
 @RestController
-public class ReadinessController {
+class ReadinessController {
 
     private final ProjectionProgress progress;
     private final DatabaseClient db;

@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
  * claim as its claims time out.
  */
 @Component
-public class SegmentBalancer extends Periodic {
+class SegmentBalancer extends Periodic {
 
     private final EventProcessingConfiguration processing;
     private final JdbcTemplate jdbc;

@@ -1,7 +1,7 @@
 package ai.convo.query.consistency;
 
 import ai.convo.persistence.Periodic;
-import ai.convo.query.web.ReadModelDatabase;
+import ai.convo.query.readmodel.ReadModelDatabase;
 import java.lang.management.ManagementFactory;
 import java.sql.Array;
 import java.sql.Connection;

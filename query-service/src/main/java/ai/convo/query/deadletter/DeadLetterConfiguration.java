@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
  * and retried or evicted by system administrators ({@link DeadLetterController}).
  */
 @Configuration(proxyBeanMethods = false)
-public class DeadLetterConfiguration {
+class DeadLetterConfiguration {
 
     /** Axon's columns in snake_case, as the event and token tables. */
     static DeadLetterSchema schema() {

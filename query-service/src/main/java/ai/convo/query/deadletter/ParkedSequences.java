@@ -1,6 +1,7 @@
 package ai.convo.query.deadletter;
 
 import ai.convo.http.media.Renderer;
+import ai.convo.query.consistency.ParkedWrites;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,7 +22,7 @@ import tools.jackson.databind.JsonNode;
  * the table every second ({@link DeadLetterRetrier}); a sequence this replica parks is known from its commit on.
  */
 @Component
-public class ParkedSequences {
+public class ParkedSequences implements ParkedWrites {
 
     /** A parked sequence: its first event's organisation (null: none), position (-1: not known) and trace id. */
     public record Parked(String group, String sequenceId, String organisationId, long position, String traceId,
@@ -76,17 +77,16 @@ public class ParkedSequences {
         return List.copyOf(all.values());
     }
 
-    /**
-     * The parked sequence a read of this organisation that must reflect {@code position} would miss: the first one
-     * of the organisation stopped at or below the position. Empty when there is none (the usual case: no look-up).
-     */
-    public Optional<Parked> blocking(String organisationId, long position) {
+    /** Empty when nothing is parked (the usual case: no look-up). */
+    @Override
+    public Optional<Blocking> blocking(String organisationId, long position) {
         if (organisationId == null || (stored.isEmpty() && local.isEmpty())) {
             return Optional.empty();
         }
         return all().stream()
                 .filter(p -> organisationId.equals(p.organisationId()) && p.position() <= position)
-                .min(java.util.Comparator.comparingLong(Parked::position));
+                .min(java.util.Comparator.comparingLong(Parked::position))
+                .map(p -> new Blocking(p.group(), p.traceId(), p.position()));
     }
 
     void add(Parked parked) {

@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
  * row_history trigger knows which event wrote each version of a resource row (what asOf reads).
  */
 @Configuration(proxyBeanMethods = false)
-public class EventLogConfiguration {
+class EventLogConfiguration {
 
     @Bean
     public ConfigurerModule eventLogProcessing(BatchingJdbcTemplate jdbc) {

@@ -40,7 +40,7 @@ import reactor.netty.NettyOutbound;
  * have only so many streams open at once ({@link StreamLimit}).
  */
 @RestController
-public class EventLogController {
+class EventLogController {
 
     static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
     private static final String ALLOWED = "application/x-ndjson, text/event-stream";

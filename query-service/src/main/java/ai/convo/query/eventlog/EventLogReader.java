@@ -27,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  * transaction, only the page it has not taken yet (issue 37).
  */
 @Component
-public class EventLogReader {
+class EventLogReader {
 
     /** One event of the log, rendered. */
     public record Line(long position, byte[] json) {

@@ -18,7 +18,7 @@ import reactor.core.scheduler.Schedulers;
  * sent" never skips an event and never repeats one, across reconnects too (Last-Event-ID).
  */
 @Component
-public class EventLogTail {
+class EventLogTail {
 
     private static final int BATCH = 500;
     private static final String PREFIX = "eventlog:";

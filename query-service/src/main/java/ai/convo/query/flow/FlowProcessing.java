@@ -27,7 +27,7 @@ import org.springframework.context.annotation.Configuration;
  * segment, in the order they were stored.
  */
 @Configuration(proxyBeanMethods = false)
-public class FlowProcessing {
+class FlowProcessing {
 
     static final SequencingPolicy<EventMessage<?>> BY_PROJECT = event -> {
         String project = projectOf(event.getPayload());

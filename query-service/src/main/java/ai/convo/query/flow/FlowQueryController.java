@@ -26,7 +26,7 @@ import reactor.core.publisher.Mono;
 
 /** Reads of flows (the official client's indexFlows and readFlow). */
 @RestController
-public class FlowQueryController {
+class FlowQueryController {
 
     static final ListDefinition LIST = new ListDefinition("flows", "flow_view", Map.of(
             "name", Column.text("lower(name)"),

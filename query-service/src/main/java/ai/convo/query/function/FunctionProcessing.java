@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
  * applied after (and resurrect a row of) its project's deletion.
  */
 @Configuration(proxyBeanMethods = false)
-public class FunctionProcessing {
+class FunctionProcessing {
 
     static final SequencingPolicy<EventMessage<?>> BY_PROJECT = event -> {
         String project = projectOf(event.getPayload());

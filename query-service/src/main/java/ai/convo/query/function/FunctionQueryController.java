@@ -23,7 +23,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 @RestController
-public class FunctionQueryController {
+class FunctionQueryController {
 
     static final ListDefinition LIST = new ListDefinition("functions", "function_view", Map.of(
             "name", Column.text("lower(name)"),

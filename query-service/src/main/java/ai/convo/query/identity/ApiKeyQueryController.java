@@ -30,7 +30,7 @@ import reactor.core.publisher.Mono;
 
 /** The caller's active API keys, never with their secret (the server does not have it). */
 @RestController
-public class ApiKeyQueryController {
+class ApiKeyQueryController {
 
     static final ListDefinition LIST = new ListDefinition("apikeys", "identity_api_key", Map.of(
             "label", Column.text("lower(label)"),

@@ -7,7 +7,7 @@ import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
-import ai.convo.query.web.ReadModel;
+import ai.convo.query.readmodel.ReadModel;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
 import ai.convo.query.web.list.ListDefinition;
@@ -30,7 +30,7 @@ import reactor.core.publisher.Mono;
  * client's address. Sign-ins with an API key or a token are not sign-ins here.
  */
 @RestController
-public class LoginAttemptQueryController {
+class LoginAttemptQueryController {
 
     static final ListDefinition LIST = new ListDefinition("loginattempts", "login_attempt_view", Map.of(
             "timestamp", Column.number("occurred_at"),

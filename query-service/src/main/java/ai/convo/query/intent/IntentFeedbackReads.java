@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import ai.convo.query.web.ReadModel;
+import ai.convo.query.readmodel.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -26,7 +26,7 @@ import tools.jackson.core.type.TypeReference;
  * </ul>
  */
 @Component
-public class IntentFeedbackReads {
+class IntentFeedbackReads {
 
     static final Duration POLL = Duration.ofMillis(50);
 

@@ -37,7 +37,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * expires after {@code app.feedback.lease}).
  */
 @Component
-public class IntentFeedbackRefresher implements SmartLifecycle {
+class IntentFeedbackRefresher implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(IntentFeedbackRefresher.class);
 

@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Configuration;
  * applied in one segment, in order, and a late intent event can never resurrect a row of a deleted flow.
  */
 @Configuration(proxyBeanMethods = false)
-public class IntentProcessing {
+class IntentProcessing {
 
     static final SequencingPolicy<EventMessage<?>> BY_PROJECT = event -> {
         String project = projectOf(event.getPayload());

@@ -43,7 +43,7 @@ import reactor.core.publisher.Mono;
  * flow's intents or sentences in that locale is not analysed yet (see feedback/FEEDBACK.md).
  */
 @RestController
-public class IntentQueryController {
+class IntentQueryController {
 
     /**
      * Sortable fields of the intent list and their SQL (each NOT NULL, each backed by an index of V4__intents.sql).

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import ai.convo.query.web.ReadModel;
+import ai.convo.query.readmodel.ReadModel;
 import ai.convo.query.web.list.Parent;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
@@ -19,7 +19,7 @@ import reactor.core.publisher.Mono;
 
 /** The reads behind the intent and sentence routes beyond the list engine: flows, locales, counts, subtrees. */
 @Component
-public class IntentReads {
+class IntentReads {
 
     /** Bound of the descendants walk; the write model never lets parents form a cycle. */
     static final int MAX_DEPTH = 1000;

@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Configuration;
  * order, so a source event is never applied after (and never resurrects a row of) its store's deletion.
  */
 @Configuration(proxyBeanMethods = false)
-public class KnowledgeProcessing {
+class KnowledgeProcessing {
 
     static final SequencingPolicy<EventMessage<?>> BY_PROJECT = event -> {
         String project = projectOf(event.getPayload());

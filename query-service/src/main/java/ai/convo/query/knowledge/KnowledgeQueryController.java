@@ -32,7 +32,7 @@ import tools.jackson.core.type.TypeReference;
 
 /** Reads of knowledge stores and their sources: the two lists (full list mechanics) and each record by id. */
 @RestController
-public class KnowledgeQueryController {
+class KnowledgeQueryController {
 
     static final ListDefinition STORES = new ListDefinition("knowledgestores", "knowledge_store_view", Map.of(
             "name", Column.text("lower(name)"),

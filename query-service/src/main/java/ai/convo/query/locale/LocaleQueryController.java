@@ -23,7 +23,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 @RestController
-public class LocaleQueryController {
+class LocaleQueryController {
 
     static final ListDefinition LIST = new ListDefinition("locales", "locale_view", Map.of(
             "name", Column.text("lower(name)"),

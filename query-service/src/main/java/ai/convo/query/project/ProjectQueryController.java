@@ -24,7 +24,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 @RestController
-public class ProjectQueryController {
+class ProjectQueryController {
 
     static final ListDefinition LIST = new ListDefinition("projects", "project_view", Map.of(
             "name", Column.text("lower(name)"),

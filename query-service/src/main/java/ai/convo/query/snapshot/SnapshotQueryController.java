@@ -26,7 +26,7 @@ import reactor.core.publisher.Mono;
 
 /** Snapshot reads: the list of a project's (or the organisation's) snapshots, and one snapshot. */
 @RestController
-public class SnapshotQueryController {
+class SnapshotQueryController {
 
     static final ListDefinition LIST = new ListDefinition("snapshots", "snapshot_view", Map.of(
             "name", Column.text("lower(name)"),

@@ -32,7 +32,7 @@ import reactor.core.publisher.Mono;
  * headers come from the shared DeprecationHeaders filter.
  */
 @RestController
-public class StateQueryController {
+class StateQueryController {
 
     static final ListDefinition LIST = new ListDefinition("states", "state_view", Map.of(
             "name", Column.text("lower(name)"),

@@ -13,7 +13,7 @@ import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
-import ai.convo.query.web.ReadModel;
+import ai.convo.query.readmodel.ReadModel;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -22,7 +22,7 @@ import reactor.core.publisher.Mono;
 
 /** The current System message, for everyone (no authentication: it is shown before login). */
 @RestController
-public class SystemMessageQueryController {
+class SystemMessageQueryController {
 
     private final DatabaseClient db;
     private final ReadYourWrites consistency;

@@ -27,7 +27,7 @@ import reactor.core.publisher.Mono;
 
 /** Reads of Tokens, which the API calls snippets. The list shows custom tokens only; default ones are read by id. */
 @RestController
-public class TokenQueryController {
+class TokenQueryController {
 
     static final ListDefinition LIST = new ListDefinition("tokens", "token_view", Map.of(
             "label", Column.text("lower(label)"),

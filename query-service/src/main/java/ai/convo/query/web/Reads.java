@@ -7,6 +7,7 @@ import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.query.consistency.ReadYourWrites;
+import ai.convo.query.readmodel.ReadModel;
 import ai.convo.query.web.list.KeysetLists;
 import ai.convo.query.web.list.Parent;
 import ai.convo.query.web.list.ListDefinition;

@@ -5,6 +5,7 @@ import ai.convo.persistence.CacheValidity;
 import ai.convo.persistence.EventNotifications;
 import ai.convo.query.consistency.ConsistencyChannel;
 import ai.convo.query.consistency.ReadYourWrites;
+import ai.convo.query.readmodel.ReadModelDatabase;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.persistence.DatabaseSettings;
 import ai.convo.persistence.PersistenceConfiguration;
-import ai.convo.query.web.ReadModelDatabase;
+import ai.convo.query.readmodel.ReadModelDatabase;
 import ai.convo.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -2,9 +2,9 @@ package ai.convo.http;
 
 import ai.convo.http.audit.RefusalAudit;
 import ai.convo.http.audit.RefusalLog;
+import ai.convo.http.media.ProblemExceptionHandler;
+import ai.convo.http.media.ProblemWriter;
 import ai.convo.http.problem.ApiProblem;
-import ai.convo.http.problem.ProblemExceptionHandler;
-import ai.convo.http.problem.ProblemWriter;
 import ai.convo.http.security.ApiAuthenticationFilter;
 import ai.convo.http.security.BearerTokens;
 import ai.convo.http.security.EagerFirewall;
@@ -145,7 +145,7 @@ public class HttpConfiguration implements WebFluxConfigurer {
     /** What the firewall refuses (an encoded slash or null in the path, ...) is a 400 problem body, not an empty 400. */
     @Bean
     org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler firewallRefusals() {
-        return (exchange, rejected) -> ai.convo.http.problem.ProblemWriter.write(exchange, ai.convo.http.problem.ApiProblem
+        return (exchange, rejected) -> ai.convo.http.media.ProblemWriter.write(exchange, ai.convo.http.problem.ApiProblem
                 .badRequest("The request is refused whatever its route: its path, a header or a query parameter holds "
                         + "what this server never accepts (an encoded slash, backslash, percent or period, a null or "
                         + "other control character, '..', ';' or '//'). " + rejected.getMessage()));

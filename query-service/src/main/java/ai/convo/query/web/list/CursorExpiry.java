@@ -15,7 +15,7 @@ import reactor.core.publisher.Flux;
  * list, short enough that the table stays small. An expired cursor is a 400 that says to start again.
  */
 @Component
-public class CursorExpiry implements SmartLifecycle {
+class CursorExpiry implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(CursorExpiry.class);
 

@@ -2,7 +2,7 @@ package ai.convo.http.audit;
 
 import ai.convo.http.security.ApiAuthenticationFilter;
 import ai.convo.http.security.ApiPrincipal;
-import java.net.InetSocketAddress;
+import ai.convo.http.web.ClientAddress;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +22,6 @@ import reactor.core.publisher.Mono;
  */
 public final class RefusalAudit implements WebFilter, Ordered {
 
-    static final String FORWARDED_FOR = "X-Forwarded-For";
     private static final Logger log = LoggerFactory.getLogger(RefusalAudit.class);
 
     private final ObjectProvider<RefusalLog> logs;
@@ -81,27 +80,7 @@ public final class RefusalAudit implements WebFilter, Ordered {
         }
         // The path only: the query may carry an api_key.
         return new Refusal(organisation, user, email, request.getMethod().name(), request.getPath().value(), status,
-                scheme, remoteAddress(request), now);
-    }
-
-    /**
-     * The client as the gateway in front reports it: the last X-Forwarded-For address, the one the gateway appended
-     * (earlier ones are whatever the client sent, so a flood could not spread itself over made-up sources); without
-     * the header, the connection's peer.
-     */
-    public static String remoteAddress(ServerHttpRequest request) {
-        String forwarded = request.getHeaders().getFirst(FORWARDED_FOR);
-        if (forwarded != null) {
-            String last = forwarded.substring(forwarded.lastIndexOf(',') + 1).trim();
-            if (!last.isEmpty()) {
-                return last;
-            }
-        }
-        InetSocketAddress remote = request.getRemoteAddress();
-        if (remote == null) {
-            return null;
-        }
-        return remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
+                scheme, ClientAddress.of(request), now);
     }
 
     @Override

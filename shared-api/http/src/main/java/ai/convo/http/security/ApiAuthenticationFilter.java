@@ -1,7 +1,8 @@
 package ai.convo.http.security;
 
+import ai.convo.http.media.ProblemWriter;
 import ai.convo.http.problem.ApiProblem;
-import ai.convo.http.problem.ProblemWriter;
+import ai.convo.http.web.ClientAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -196,7 +197,7 @@ public final class ApiAuthenticationFilter implements WebFilter {
         CompletableFuture<Checked> running = checking.putIfAbsent(guess, check);
         if (running == null) {
             running = check;
-            check(guess, ai.convo.http.audit.RefusalAudit.remoteAddress(exchange.getRequest())).toFuture()
+            check(guess, ClientAddress.of(exchange.getRequest())).toFuture()
                     .whenComplete((checked, error) -> {
                         checking.remove(guess, check);
                         if (error != null) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import ai.convo.contract.identity.Role;
+import ai.convo.http.media.ProblemExceptionHandler;
 import ai.convo.http.problem.ApiProblem;
-import ai.convo.http.problem.ProblemExceptionHandler;
 import ai.convo.http.security.ApiAuthenticationFilter;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.http.security.AuthScheme;

@@ -1,4 +1,4 @@
-package ai.convo.command.state;
+package ai.convo.command.flow;
 
 import java.util.Collection;
 import java.util.HashSet;
@@ -8,11 +8,11 @@ import org.springframework.stereotype.Component;
 
 /** Reads {@code cmd_intent_lookup}, which the intents feature keeps in the same transaction as its events. */
 @Component
-public class JdbcFlowIntents implements FlowIntents {
+class JdbcFlowIntents implements FlowIntents {
 
     private final JdbcTemplate jdbc;
 
-    public JdbcFlowIntents(JdbcTemplate jdbc) {
+    JdbcFlowIntents(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 

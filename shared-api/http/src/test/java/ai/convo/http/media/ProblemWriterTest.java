@@ -1,10 +1,8 @@
-package ai.convo.http.problem;
+package ai.convo.http.media;
 
+import ai.convo.http.problem.ApiProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ai.convo.http.media.ApiMedia;
-import ai.convo.http.media.Negotiation;
-import ai.convo.http.media.Renderer;
 import ai.convo.http.web.TraceIds;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package ai.convo.command.state;
+package ai.convo.command.flow;
 
 import java.util.Collection;
 import java.util.Set;
@@ -8,7 +8,7 @@ import java.util.Set;
  * them. Injected into the flow aggregate's state command handlers, so "a state only names intents of its own
  * flow" is decided by the write model, in the command's transaction.
  */
-public interface FlowIntents {
+interface FlowIntents {
 
     /** Those of {@code intentIds} that are intents of the flow; an unknown id or one of another flow is left out. */
     Set<String> ofFlow(String flowId, Collection<String> intentIds);

@@ -1,9 +1,9 @@
-package ai.convo.http.problem;
+package ai.convo.http.media;
 
+import ai.convo.http.problem.ApiProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.DomainException;
-import ai.convo.http.media.Renderer;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package ai.convo.query.web;
+package ai.convo.query.readmodel;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,6 +1,7 @@
-package ai.convo.http.problem;
+package ai.convo.http.media;
 
 import ai.convo.contract.common.DomainException;
+import ai.convo.http.problem.ApiProblem;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -84,7 +85,7 @@ public final class ProblemExceptionHandler implements WebExceptionHandler, Order
         }
         if (cause instanceof NotAcceptableStatusException) {
             return new ApiProblem(HttpStatus.NOT_ACCEPTABLE, "The requested media type cannot be produced. Allowed: "
-                    + ai.convo.http.media.Negotiation.ALLOWED + ".", Map.of());
+                    + Negotiation.ALLOWED + ".", Map.of());
         }
         if (cause instanceof UnsupportedMediaTypeStatusException unsupported) {
             return new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type "

@@ -1,7 +1,6 @@
-package ai.convo.http.problem;
+package ai.convo.http.media;
 
-import ai.convo.http.media.ApiMedia;
-import ai.convo.http.media.Renderer;
+import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.web.TraceIds;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,7 +67,7 @@ public final class ProblemWriter {
 
     /** XML when the client asked for XML (or its negotiation chose it); JSON in every other case, 406 included. */
     private static boolean wantsXml(ServerWebExchange exchange) {
-        ApiMedia chosen = ai.convo.http.media.Negotiation.chosen(exchange);
+        ApiMedia chosen = Negotiation.chosen(exchange);
         if (chosen != null) {
             return chosen.isXml();
         }

@@ -1,4 +1,4 @@
-package ai.convo.query.web;
+package ai.convo.query.readmodel;
 
 import ai.convo.persistence.DatabaseSettings;
 import ai.convo.persistence.PersistenceConfiguration;
