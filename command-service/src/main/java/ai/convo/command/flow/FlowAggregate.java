@@ -15,10 +15,12 @@ import ai.convo.contract.flow.CreateFlowCommand;
 import ai.convo.contract.flow.DeleteFlowCommand;
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainedEvent;
 import ai.convo.contract.flow.FlowPatch;
 import ai.convo.contract.flow.FlowRecord;
 import ai.convo.contract.flow.FlowSettingsUpdatedEvent;
 import ai.convo.contract.flow.FlowUpdatedEvent;
+import ai.convo.contract.flow.RecordIntentTrainingCommand;
 import ai.convo.contract.flow.UpdateFlowCommand;
 import ai.convo.contract.flow.UpdateFlowSettingsCommand;
 import ai.convo.contract.intent.IntentId;
@@ -159,6 +161,15 @@ public class FlowAggregate {
         visibleTo(command.actor(), flows);
         inProject(command.inProject());
         apply(new FlowDeletedEvent(flowId, projectId, organisationId, command.actor().userId(), command.at()));
+    }
+
+    /** A training task's result; the flow must still be there (a deleted flow's training records nothing). */
+    @CommandHandler
+    public void handle(RecordIntentTrainingCommand command, FlowLookup flows) {
+        visibleTo(command.actor(), flows);
+        apply(new FlowIntentsTrainedEvent(flowId, projectId, organisationId, command.localeId(), command.taskId(),
+                command.mode(), command.modelId(), command.trainingSetHash(), command.position(), command.intents(),
+                command.sentences(), command.accuracy(), command.fScore(), command.actor().userId(), command.at()));
     }
 
     // ---- states

@@ -14,17 +14,16 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The official client's operations that need an NLU service (generateSentences, trainIntents, trainAllProjectFlows):
- * this server stores and lists intents and their sentences but runs no NLU, so these answer 501 saying so, rather
- * than a 405 or 404 that would read as a wrong path.
+ * The official client's generateSentences: this server trains intent classifiers (see the training package) but
+ * generates no text, so it answers 501 saying so, rather than a 405 or 404 that would read as a wrong path.
  */
 @RestController
 class NluOperations {
 
     private static ApiProblem noNlu(String what) {
-        return new ApiProblem(HttpStatus.NOT_IMPLEMENTED, what + " needs an NLU service, which this server does not "
-                + "run: intents and their example sentences are stored and listed, nothing is trained or generated.",
-                Map.of("nlu", "not available on this server"));
+        return new ApiProblem(HttpStatus.NOT_IMPLEMENTED, what + " needs a text generator, which this server does not "
+                + "run: intents are trained (trainIntents) and scored, but no example sentences are generated.",
+                Map.of("nlu", "sentence generation is not available on this server"));
     }
 
     @PostMapping("/v2.0/flows/{flowId}/intents/{intentId}/sentences/generate")
@@ -34,19 +33,5 @@ class NluOperations {
         Ids.require("flowId", flowId);
         Ids.require("intentId", intentId);
         return Mono.error(noNlu("Generating example sentences"));
-    }
-
-    @PostMapping("/v2.0/flows/{flowId}/intents/train")
-    public Mono<ResponseEntity<byte[]>> trainIntents(ServerWebExchange exchange, @PathVariable String flowId) {
-        Negotiation.negotiate(exchange, ApiMedia.JSON);
-        Ids.require("flowId", flowId);
-        return Mono.error(noNlu("Training a flow's intents"));
-    }
-
-    @PostMapping("/v2.0/projects/{projectId}/trainallflows")
-    public Mono<ResponseEntity<byte[]>> trainAllFlows(ServerWebExchange exchange, @PathVariable String projectId) {
-        Negotiation.negotiate(exchange, ApiMedia.JSON);
-        Ids.require("projectId", projectId);
-        return Mono.error(noNlu("Training a project's flows"));
     }
 }

@@ -180,6 +180,24 @@ public class ProjectCapture {
                 s.getValue().localeReference(), s.getValue().text())).toList());
     }
 
+    /** A project's locales: the primary one's id and every locale's nluLanguage (wire code) by id. */
+    public record ProjectLocales(String primaryLocaleId, Map<String, String> nluLanguages) {
+    }
+
+    private static final String PROJECT_EVENTS = "SELECT aggregate_identifier, sequence_number, payload_type, "
+            + "payload_revision, payload FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number";
+
+    /** The project's locales as its own events say (joins the caller's transaction, if any). */
+    public ProjectLocales localesOf(String projectId) {
+        Captured captured = new Captured();
+        onePoint.executeWithoutResult(status -> jdbc.query(PROJECT_EVENTS, row -> {
+            events(row).forEach(event -> fold(captured, event));
+        }, projectId));
+        Map<String, String> languages = new LinkedHashMap<>();
+        captured.locales.values().forEach(l -> languages.put(l.id, l.nluLanguage));
+        return new ProjectLocales(captured.primaryLocaleId, languages);
+    }
+
     /** The project's resources; call inside a transaction (REPEATABLE READ for a consistent point). */
     Captured capture(String projectId) {
         Captured captured = new Captured();

@@ -1,0 +1,173 @@
+package ai.convo.command.training;
+
+import de.bwaldvogel.liblinear.Model;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A trained model in its stored form: the configuration, the labels (intent id and name in LibLinear's class
+ * order), the feature names (by the trainer's feature number) and LibLinear's weights. The bytes are a
+ * function of the training set and the configuration alone (no time, host or provenance), so equal inputs give equal
+ * bytes; predictions are made from them, on any replica.
+ */
+final class IntentModel {
+
+    private static final String MAGIC = "convo-intent-model 1";
+
+    /** A ranked answer: the intent, its name and its probability. */
+    record Score(String intentId, String intentName, double score) {
+    }
+
+    private final String config;
+    private final String language;
+    /** Intent id and name, in LibLinear's class order. */
+    private final List<String[]> labels;
+    private final Map<String, Integer> features;
+    /** LibLinear's layout: feature f (1-based, the bias last) and class c at {@code (f - 1) * width + c}. */
+    private final double[] weights;
+    private final int width;
+    private final Features analyser;
+
+    private IntentModel(String config, String language, List<String[]> labels, Map<String, Integer> features,
+                        double[] weights) {
+        this.config = config;
+        this.language = language;
+        this.labels = labels;
+        this.features = features;
+        this.weights = weights;
+        this.width = labels.size() == 2 ? 1 : labels.size();
+        this.analyser = Features.forLanguage(language);
+    }
+
+    /** The stored form: a UTF-8 header (config, labels, features), then the weights as big-endian doubles. */
+    static byte[] write(String config, String language, Map<Integer, String[]> labels, List<String> featureNames,
+                        Model model) {
+        StringBuilder out = new StringBuilder(MAGIC).append('\n');
+        out.append("config ").append(config).append('\n');
+        out.append("language ").append(language).append('\n');
+        int[] order = model.getLabels();
+        out.append("labels ").append(order.length).append('\n');
+        for (int label : order) {
+            String[] intent = labels.get(label);
+            out.append(intent[0]).append('\t').append(oneLine(intent[1])).append('\n');
+        }
+        out.append("features ").append(featureNames.size()).append('\n');
+        featureNames.forEach(f -> out.append(f).append('\n'));
+        double[] weights = model.getFeatureWeights();
+        out.append("weights ").append(weights.length).append('\n');
+        byte[] header = out.toString().getBytes(StandardCharsets.UTF_8);
+        ByteBuffer buffer = ByteBuffer.allocate(header.length + weights.length * Double.BYTES);
+        buffer.put(header);
+        for (double w : weights) {
+            buffer.putDouble(w);
+        }
+        return buffer.array();
+    }
+
+    static IntentModel read(byte[] bytes) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        if (!MAGIC.equals(line(in))) {
+            throw new IllegalArgumentException("not an intent model");
+        }
+        String config = line(in).substring("config ".length());
+        String language = line(in).substring("language ".length());
+        int labelCount = Integer.parseInt(line(in).substring("labels ".length()));
+        List<String[]> labels = new ArrayList<>(labelCount);
+        for (int i = 0; i < labelCount; i++) {
+            labels.add(line(in).split("\t", 2));
+        }
+        int featureCount = Integer.parseInt(line(in).substring("features ".length()));
+        Map<String, Integer> features = new HashMap<>(featureCount * 2);
+        for (int i = 0; i < featureCount; i++) {
+            features.put(line(in), i);
+        }
+        double[] weights = new double[Integer.parseInt(line(in).substring("weights ".length()))];
+        in.asDoubleBuffer().get(weights);
+        return new IntentModel(config, language, labels, features, weights);
+    }
+
+    private static String line(ByteBuffer in) {
+        int start = in.position();
+        while (in.get() != '\n') {
+            // to the end of the line
+        }
+        return new String(in.array(), start, in.position() - start - 1, StandardCharsets.UTF_8);
+    }
+
+    String config() {
+        return config;
+    }
+
+    String language() {
+        return language;
+    }
+
+    /** Every intent of the model, ranked by its probability for the sentence (ties by intent id). */
+    List<Score> rank(String sentence) {
+        return rank(analyser.of(sentence));
+    }
+
+    /**
+     * LibLinear's logistic-regression probabilities (its predictProbability): a sigmoid of each class's decision
+     * value, normalised over the classes; two classes share one weight vector.
+     */
+    List<Score> rank(String[] featureNames) {
+        int classes = labels.size();
+        double[] decision = new double[width];
+        for (String name : featureNames) {
+            Integer id = features.get(name);
+            if (id != null) {
+                add(decision, id);
+            }
+        }
+        // Tribuo's convention (LibLinearTrainer.exampleToNodes): the bias is one more feature, always 1
+        add(decision, features.size());
+        double[] probabilities = new double[classes];
+        if (classes == 2) {
+            probabilities[0] = 1 / (1 + Math.exp(-decision[0]));
+            probabilities[1] = 1 - probabilities[0];
+        } else {
+            double sum = 0;
+            for (int c = 0; c < classes; c++) {
+                probabilities[c] = 1 / (1 + Math.exp(-decision[c]));
+                sum += probabilities[c];
+            }
+            for (int c = 0; c < classes; c++) {
+                probabilities[c] /= sum;
+            }
+        }
+        List<Score> scores = new ArrayList<>(classes);
+        for (int c = 0; c < classes; c++) {
+            scores.add(new Score(labels.get(c)[0], labels.get(c)[1], probabilities[c]));
+        }
+        scores.sort(Comparator.comparingDouble(Score::score).reversed().thenComparing(Score::intentId));
+        return scores;
+    }
+
+    private void add(double[] decision, int feature) {
+        int base = feature * width;
+        if (base + width > weights.length) {
+            return;
+        }
+        for (int c = 0; c < width; c++) {
+            decision[c] += weights[base + c];
+        }
+    }
+
+    /** Intent id to name, for every intent the model knows. */
+    Map<String, String> intents() {
+        Map<String, String> out = new LinkedHashMap<>();
+        labels.stream().sorted(Comparator.comparing(l -> l[0])).forEach(l -> out.put(l[0], l[1]));
+        return out;
+    }
+
+    private static String oneLine(String name) {
+        return name.replace('\n', ' ').replace('\r', ' ').replace('\t', ' ');
+    }
+}

@@ -1,0 +1,120 @@
+package ai.convo.command.training;
+
+import de.bwaldvogel.liblinear.Linear;
+import de.bwaldvogel.liblinear.Model;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.lucene.util.Version;
+import org.tribuo.ImmutableFeatureMap;
+import org.tribuo.ImmutableOutputInfo;
+import org.tribuo.MutableDataset;
+import org.tribuo.Tribuo;
+import org.tribuo.classification.Label;
+import org.tribuo.classification.LabelFactory;
+import org.tribuo.classification.liblinear.LibLinearClassificationModel;
+import org.tribuo.classification.liblinear.LibLinearClassificationTrainer;
+import org.tribuo.classification.liblinear.LinearClassificationType;
+import org.tribuo.impl.ArrayExample;
+import org.tribuo.provenance.SimpleDataSourceProvenance;
+
+/**
+ * Trains a flow's intent classifier in-process: Tribuo's LibLinear logistic regression (L2R_LR, one against the
+ * rest) on {@link Features}. Pure and deterministic: the trainer is made anew for every training (Tribuo numbers its
+ * invocations), the examples come in the training set's canonical order, and the stored form carries no time or
+ * host. The model id hashes the training set with everything else that decides the weights.
+ */
+final class IntentTrainer {
+
+    static final double COST = 1.0;
+    static final double EPSILON = 0.01;
+    static final int MAX_ITERATIONS = 1000;
+    static final long SEED = 40L;
+
+    static {
+        // Tribuo logs each training at INFO through java.util.logging
+        Logger.getLogger("org.tribuo").setLevel(Level.WARNING);
+        Linear.disableDebugOutput();
+    }
+
+    /** A trained model: its id, its stored form and the form that predicts. */
+    record Trained(String modelId, byte[] bytes, IntentModel model) {
+    }
+
+    private IntentTrainer() {
+    }
+
+    /** The configuration that, with the training set, decides the model's bytes. */
+    static String config(String language) {
+        return "analyser=" + Features.forLanguage(language).name() + ";language=" + language
+                + ";trainer=tribuo-liblinear L2R_LR;C=" + COST + ";eps=" + EPSILON + ";maxIterations=" + MAX_ITERATIONS
+                + ";seed=" + SEED + ";tribuo=" + Tribuo.VERSION + ";liblinear=" + Linear.getVersion()
+                + ";lucene=" + Version.LATEST;
+    }
+
+    /** sha256(training set hash, config): the same log position gives the same id, on any replica. */
+    static String modelId(TrainingSet set) {
+        MessageDigest digest = TrainingSet.sha256();
+        digest.update(set.hash().getBytes(StandardCharsets.US_ASCII));
+        digest.update((byte) '\n');
+        digest.update(config(set.language()).getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    /** Whether the set can be trained at all: two intents with sentences at least. */
+    static boolean trainable(TrainingSet set) {
+        return set.intentIds().size() >= 2;
+    }
+
+    static Trained train(TrainingSet set) {
+        Features features = Features.forLanguage(set.language());
+        List<String[]> featureNames = new ArrayList<>(set.examples().size());
+        for (TrainingSet.Example example : set.examples()) {
+            featureNames.add(features.of(example.text()));
+        }
+        Fitted fitted = fit(set.examples(), featureNames);
+        Map<String, String> names = new HashMap<>();
+        set.examples().forEach(e -> names.put(e.intentId(), e.intentName()));
+        Map<Integer, String[]> labels = new HashMap<>();
+        for (var entry : fitted.outputs()) {
+            labels.put(entry.getA(), new String[] {entry.getB().getLabel(), names.get(entry.getB().getLabel())});
+        }
+        List<String> featureList = new ArrayList<>(fitted.features().size());
+        for (int i = 0; i < fitted.features().size(); i++) {
+            featureList.add(fitted.features().get(i).getName());
+        }
+        String config = config(set.language());
+        byte[] bytes = IntentModel.write(config, set.language(), labels, featureList, fitted.inner());
+        return new Trained(modelId(set), bytes, IntentModel.read(bytes));
+    }
+
+    /** The LibLinear model fitted on these examples (their features given), with Tribuo's numbering. */
+    record Fitted(LibLinearClassificationModel tribuo, ImmutableFeatureMap features,
+                  ImmutableOutputInfo<Label> outputs, Model inner) {
+    }
+
+    static Fitted fit(List<TrainingSet.Example> examples, List<String[]> featureNames) {
+        LabelFactory labels = new LabelFactory();
+        MutableDataset<Label> dataset = new MutableDataset<>(new SimpleDataSourceProvenance("intents", labels), labels);
+        for (int i = 0; i < examples.size(); i++) {
+            String[] names = featureNames.get(i);
+            if (names.length == 0) {
+                continue; // nothing the analyser keeps (punctuation only): nothing to learn from
+            }
+            double[] values = new double[names.length];
+            java.util.Arrays.fill(values, 1.0);
+            dataset.add(new ArrayExample<>(new Label(examples.get(i).intentId()), names, values));
+        }
+        LibLinearClassificationTrainer trainer = new LibLinearClassificationTrainer(
+                new LinearClassificationType(LinearClassificationType.LinearType.L2R_LR), COST, MAX_ITERATIONS,
+                EPSILON, SEED);
+        LibLinearClassificationModel model = (LibLinearClassificationModel) trainer.train(dataset);
+        return new Fitted(model, model.getFeatureIDMap(), model.getOutputIDInfo(), model.getInnerModels().get(0));
+    }
+}

@@ -1,0 +1,91 @@
+package ai.convo.command.training;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Training time and peak heap for synthetic flows of 1k/10k/100k sentences (10 sentences an intent up to 100 intents, a 5,000-word
+ * Zipf-ish vocabulary with 8 topic words per intent), and prediction latency. Medians of 3 after a warm-up.
+ * Run: java -cp (test classpath) ai.convo.command.training.IntentTrainingBench [sizes...] [full]
+ */
+public final class IntentTrainingBench {
+
+    public static void main(String[] args) {
+        boolean full = Arrays.asList(args).contains("full");
+        int[] sizes = Arrays.stream(args).filter(a -> a.matches("\\d+")).mapToInt(Integer::parseInt).toArray();
+        if (sizes.length == 0) {
+            sizes = new int[] {1_000, 10_000, 100_000};
+        }
+        IntentTrainer.train(flow(1_000)); // warm-up
+        for (int size : sizes) {
+            TrainingSet set = flow(size);
+            long[] millis = new long[3];
+            long[] peaks = new long[3];
+            IntentTrainer.Trained trained = null;
+            for (int run = 0; run < 3; run++) {
+                System.gc();
+                resetPeaks();
+                long start = System.nanoTime();
+                trained = IntentTrainer.train(set);
+                if (full) {
+                    CrossValidation.run(set, fold -> { });
+                }
+                millis[run] = (System.nanoTime() - start) / 1_000_000;
+                peaks[run] = peakHeap() / (1 << 20);
+            }
+            Arrays.sort(millis);
+            Arrays.sort(peaks);
+            IntentModel model = trained.model();
+            List<String> queries = new ArrayList<>();
+            SplittableRandom random = new SplittableRandom(7);
+            for (int i = 0; i < 2_000; i++) {
+                queries.add(set.examples().get(random.nextInt(set.examples().size())).text());
+            }
+            queries.forEach(model::rank); // warm-up
+            long[] predict = new long[3];
+            for (int run = 0; run < 3; run++) {
+                long start = System.nanoTime();
+                queries.forEach(model::rank);
+                predict[run] = (System.nanoTime() - start) / queries.size();
+            }
+            Arrays.sort(predict);
+            System.out.printf("%,d sentences / %,d intents (%s): train median %,d ms (runs %s), peak heap median %,d MB "
+                            + "(runs %s), model %,d bytes, prediction median %,d us%n", size, set.intentIds().size(),
+                    full ? "full: train + 5-fold CV" : "quick", millis[1], Arrays.toString(millis), peaks[1],
+                    Arrays.toString(peaks), trained.bytes().length, predict[1] / 1000);
+        }
+    }
+
+    static TrainingSet flow(int sentences) {
+        int intents = Math.max(2, Math.min(sentences / 10, 100));
+        SplittableRandom random = new SplittableRandom(40);
+        List<TrainingSet.Example> examples = new ArrayList<>(sentences);
+        for (int i = 0; i < sentences; i++) {
+            int intent = i % intents;
+            StringBuilder text = new StringBuilder();
+            int words = 4 + random.nextInt(6);
+            for (int w = 0; w < words; w++) {
+                // half the words from the intent's own topic, half from a skewed shared vocabulary
+                int word = random.nextBoolean() ? 5_000 + intent * 8 + random.nextInt(8)
+                        : (int) Math.floor(Math.pow(random.nextDouble(), 3) * 5_000);
+                text.append(w == 0 ? "" : " ").append("w").append(Integer.toString(word, 36));
+            }
+            examples.add(new TrainingSet.Example(String.format("%024d", intent), "Intent " + intent, text.toString()));
+        }
+        return new TrainingSet("en-US", examples);
+    }
+
+    private static void resetPeaks() {
+        ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
+    }
+
+    private static long peakHeap() {
+        return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
+                .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+    }
+}
