@@ -71,6 +71,10 @@ class TenancyOracleApiTest extends IntentApiSupport {
             entry("POST /v2.0/knowledgestores/{knowledgeStoreId}/sources", "{\"name\":\"{fresh}\",\"type\":\"manual\"}"),
             entry("PATCH /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}", "{\"name\":\"{fresh}\"}"),
             entry("DELETE /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}", ""),
+            entry("POST /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks", "{\"text\":\"{fresh}\"}"),
+            entry("PATCH /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks/{chunkId}",
+                    "{\"text\":\"{fresh}\"}"),
+            entry("DELETE /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks/{chunkId}", ""),
             entry("POST /v2.0/flows/{flowId}/states", "{\"name\":\"{fresh}\",\"intentIds\":[\"{intentId}\"]}"),
             entry("PATCH /v2.0/flows/{flowId}/states/{stateId}", "{\"intentIds\":[\"{intentId}\"]}"),
             entry("PATCH /v2.0/flows/{flowId}/states", "{\"operations\":[{\"op\":\"update\",\"id\":\"{stateId}\","
@@ -115,7 +119,7 @@ class TenancyOracleApiTest extends IntentApiSupport {
 
     /** Multipart routes: their form fields are checked by their own tests (below, the same way). */
     private static final List<String> MULTIPART = List.of("POST /v2.0/snapshots/upload",
-            "POST /v2.0/flows/{flowId}/intents/import");
+            "POST /v2.0/flows/{flowId}/intents/import", "POST /v2.0/knowledgestores/{knowledgeStoreId}/sources/upload");
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)}");
 
@@ -349,6 +353,8 @@ class TenancyOracleApiTest extends IntentApiSupport {
                 Map.of("name", "Manual", "type", "manual")), 201);
         Object record = source.containsKey("knowledgeSource") ? source.get("knowledgeSource") : source;
         ids.put("sourceId", (String) ((Map<String, Object>) record).get("_id"));
+        ids.put("chunkId", created(key, HttpMethod.POST, "/v2.0/knowledgestores/" + storeId + "/sources/"
+                + ids.get("sourceId") + "/chunks", Map.of("text", "We open at nine.")));
         ids.put("apiKeyId", (String) json(send(HttpMethod.POST, "/v2.0/users/me/apikeys", key, Map.of()), 201).get("_id"));
         ids.put("userId", userId != null ? userId : jdbc.queryForObject(
                 "SELECT user_id FROM identity_api_key WHERE id = ?", String.class, ids.get("apiKeyId")));
