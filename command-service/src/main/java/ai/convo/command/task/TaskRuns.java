@@ -24,6 +24,11 @@ class TaskRuns {
     }
 
     private static final String OPEN = "('queued', 'active', 'cancelling')";
+    /**
+     * Types that neither wait for nor hold up their project's other tasks: a function run changes no project state,
+     * and may take minutes.
+     */
+    private static final String UNORDERED = "('runFunction')";
 
     /**
      * The oldest claimable task, locked so no other runner takes it: the first unfinished task of its project (so
@@ -33,8 +38,9 @@ class TaskRuns {
     private static final String CLAIM = "UPDATE task_run r SET runner_id = ?, lease_until = now() + ? * interval '1 millisecond' "
             + "WHERE r.task_id = (SELECT h.task_id FROM task_run h "
             + "  WHERE h.status IN " + OPEN + " AND (h.lease_until IS NULL OR h.lease_until < now()) "
-            + "  AND ((h.status = 'cancelling' AND h.attempts = 0) OR NOT EXISTS (SELECT 1 FROM task_run e "
-            + "       WHERE e.project_id = h.project_id AND e.status IN " + OPEN + " AND e.seq < h.seq)) "
+            + "  AND ((h.status = 'cancelling' AND h.attempts = 0) OR h.type IN " + UNORDERED
+            + "    OR NOT EXISTS (SELECT 1 FROM task_run e WHERE e.project_id = h.project_id AND e.status IN " + OPEN
+            + "       AND e.seq < h.seq AND e.type NOT IN " + UNORDERED + ")) "
             // the organisation with the fewest tasks running goes first: one with many projects does not take every
             // runner while another's task waits behind all of its own
             + "  ORDER BY (SELECT count(*) FROM task_run a WHERE a.organisation_id = h.organisation_id "

@@ -47,6 +47,7 @@ public record EventFacts(String organisationId, String projectId, String resourc
             new Rule("Snapshot", "snapshot", "snapshotId", List.of()),
             new Rule("Task", "task", "taskId", List.of()),
             new Rule("Token", "snippet", "tokenId", List.of()),
+            new Rule("FunctionInstance", "functionInstance", "functionInstanceId", List.of("function:functionId")),
             new Rule("Function", "function", "functionId", List.of()),
             new Rule("Project", "project", "projectId", List.of()),
             new Rule("ApiKey", "apiKey", "apiKeyId", List.of("user:userId")),
@@ -59,6 +60,7 @@ public record EventFacts(String organisationId, String projectId, String resourc
             new Rule("SystemMessage", "systemMessage", "systemMessageId", List.of()));
 
     private static final Set<String> ACTOR_FIELDS = Set.of("createdBy", "changedBy", "deletedBy", "requestedBy",
+            "triggeredBy", "stoppedBy",
             "linkedBy", "unlinkedBy", "ingestedBy");
 
     /** The event's type on the wire: its class's simple name without "Event" (LocaleUpdated). */

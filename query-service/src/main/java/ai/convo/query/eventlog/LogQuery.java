@@ -19,7 +19,7 @@ import org.springframework.web.server.ServerWebExchange;
 public record LogQuery(String organisationId, long after, Long sinceMillis, String projectId, String resourceType,
                        String resourceId, String eventType) {
 
-    public static final Set<String> RESOURCE_TYPES = Set.of("project", "locale", "snippet", "function", "flow",
+    public static final Set<String> RESOURCE_TYPES = Set.of("project", "locale", "snippet", "function", "functionInstance", "flow",
             "flowState", "intent", "examplesentence", "knowledgeStore", "knowledgeSource", "snapshot", "task", "apiKey",
             "user", "organisation", "voiceAssistantAccount", "analytics", "systemMessage");
     private static final Pattern EVENT_TYPE = Pattern.compile("^[A-Za-z]{1,100}$");

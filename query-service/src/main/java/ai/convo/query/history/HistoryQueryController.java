@@ -68,7 +68,7 @@ public class HistoryQueryController {
             Map.entry("flow", "flow_view"), Map.entry("flowState", "state_view"), Map.entry("intent", "intent_view"),
             Map.entry("examplesentence", "sentence_view"), Map.entry("knowledgeStore", "knowledge_store_view"),
             Map.entry("knowledgeSource", "knowledge_source_view"), Map.entry("snapshot", "snapshot_view"),
-            Map.entry("task", "task_view"));
+            Map.entry("task", "task_view"), Map.entry("functionInstance", "function_instance_view"));
 
     private static final Map<String, Route> ROUTES = Map.ofEntries(
             Map.entry("/v2.0/projects/{projectId}/history", new Route("Project", "project", "projectId", Map.of())),
@@ -88,7 +88,9 @@ public class HistoryQueryController {
             Map.entry("/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
                     new Route("Knowledge source", "knowledgeSource", "sourceId", Map.of("knowledgeStoreId", "storeId"))),
             Map.entry("/v2.0/snapshots/{snapshotId}/history", new Route("Snapshot", "snapshot", "snapshotId", Map.of())),
-            Map.entry("/v2.0/tasks/{taskId}/history", new Route("Task", "task", "taskId", Map.of())));
+            Map.entry("/v2.0/tasks/{taskId}/history", new Route("Task", "task", "taskId", Map.of())),
+            Map.entry("/v2.0/functions/{functionId}/instances/{instanceId}/history",
+                    new Route("Function instance", "functionInstance", "instanceId", Map.of("functionId", "functionId"))));
 
     @GetMapping({"/v2.0/projects/{projectId}/history", "/v2.0/locales/{localeId}/history",
             "/v2.0/projects/{projectId}/snippets/{snippetId}/history", "/v2.0/functions/{functionId}/history",
@@ -97,7 +99,8 @@ public class HistoryQueryController {
             "/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history",
             "/v2.0/knowledgestores/{knowledgeStoreId}/history",
             "/v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/history",
-            "/v2.0/snapshots/{snapshotId}/history", "/v2.0/tasks/{taskId}/history"})
+            "/v2.0/snapshots/{snapshotId}/history", "/v2.0/tasks/{taskId}/history",
+            "/v2.0/functions/{functionId}/instances/{instanceId}/history"})
     public Mono<ResponseEntity<byte[]>> history(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
                                                 @PathVariable Map<String, String> variables) {
         PathPattern matched = exchange.getRequiredAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);

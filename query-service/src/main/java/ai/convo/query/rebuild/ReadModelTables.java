@@ -29,6 +29,7 @@ public final class ReadModelTables {
                 new Projection("locales", List.of("locale_view"), List.of()),
                 new Projection("tokens", List.of("token_view"), List.of()),
                 new Projection("functions", List.of("function_view", "function_project"), List.of()),
+                new Projection("function-instances", List.of("function_instance_view"), List.of()),
                 new Projection("flows", List.of("flow_view"), List.of()),
                 new Projection("states", List.of("state_view"), List.of()),
                 new Projection("intents", List.of("intent_flow_view", "intent_view", "sentence_view",

@@ -86,6 +86,12 @@ public final class FunctionSandbox implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
+    /** Cancelling waits for the run to reach a safe point; never on the watchdog, which watches every run. */
+    private final java.util.concurrent.ExecutorService cancellers = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "function-cancel");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
@@ -239,6 +245,7 @@ public final class FunctionSandbox implements AutoCloseable {
     @Override
     public void close() {
         watchdog.shutdownNow();
+        cancellers.shutdownNow();
         engine.close();
     }
 
@@ -318,7 +325,7 @@ public final class FunctionSandbox implements AutoCloseable {
                     }
                     reason = why;
                 }
-                context.close(true);
+                cancellers.execute(() -> context.close(true));
             }
         }
     }
