@@ -229,6 +229,35 @@ class FunctionInstanceApiTest extends ApiTestBase {
     }
 
     @Test
+    void another_organisations_run_goes_before_the_rest_of_a_hogs_queue() {
+        // given: one organisation queues more endless loops than there are task threads
+        String hog = function(ADMIN_KEY, projectId, "export default () => { while (true) {} };", false);
+        List<String> hogs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            hogs.add(triggered(ADMIN_KEY, hog, Map.of()));
+        }
+        // when: another organisation triggers a trivial function
+        String other = otherOrganisationKey("fair-" + UUID.randomUUID() + "@example.com");
+        @SuppressWarnings("unchecked")
+        String otherProject = (String) http.post().uri("/v2.0/projects").header("X-API-Key", other)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("name", "Other", "locale", "en-US"))
+                .exchange().expectStatus().isCreated().expectBody(Map.class).returnResult().getResponseBody().get("_id");
+        String quick = triggered(other, function(other, otherProject, "export default () => 1;", false), Map.of());
+
+        // then: it ends done, and it started before the hogs queued behind the running ones
+        assertThat(ended(quick)[0]).isEqualTo("FunctionInstanceFinishedEvent");
+        hogs.forEach(this::ended);
+        long quickStart = startedAt(quick);
+        assertThat(hogs.stream().filter(h -> startedAt(h) > quickStart).count()).isGreaterThanOrEqualTo(1);
+        hogs.forEach(h -> assertThat(ended(h)[1]).contains("CPU limit"));
+    }
+
+    private long startedAt(String instanceId) {
+        return jdbc.queryForObject("SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = ? "
+                + "AND payload_type LIKE '%FunctionInstanceStartedEvent'", Long.class, instanceId);
+    }
+
+    @Test
     void stop_ends_a_running_instance_error_and_is_idempotent() {
         // given: a function that keeps calling a slow server
         String functionId = function(ADMIN_KEY, projectId, """
