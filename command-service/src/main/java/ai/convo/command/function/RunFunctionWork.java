@@ -72,6 +72,13 @@ class RunFunctionWork implements TaskWork {
                 : new FailFunctionInstanceCommand(id, outcome.error(), Clock.nowSeconds()));
     }
 
+    /** The task was given up before this work could end its instance: the instance must not stay active. */
+    @Override
+    public void givenUp(String taskId, java.util.Map<String, Object> parameters, String reason) {
+        endQuietly(new FailFunctionInstanceCommand(FunctionInstanceId.of(String.valueOf(parameters.get("functionInstanceId"))),
+                RUNNER_DIED, Clock.nowSeconds()));
+    }
+
     /** A stop may have ended the instance meanwhile; then there is nothing more to record. */
     private void endQuietly(Object command) {
         try {

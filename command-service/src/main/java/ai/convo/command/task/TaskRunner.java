@@ -254,8 +254,13 @@ class TaskRunner {
                 return;
             }
             if (claim.status() == TaskStatus.active && claim.attempts() >= settings.maxAttempts()) {
-                endFailed(taskId, claim.attempts(), "The runner stopped responding " + claim.attempts() + " times "
-                        + "(process stopped or unreachable); the task was given up.");
+                String reason = "The runner stopped responding " + claim.attempts() + " times (process stopped or "
+                        + "unreachable); the task was given up.";
+                endFailed(taskId, claim.attempts(), reason);
+                TaskWork work = works.get(claim.type());
+                if (work != null) {
+                    work.givenUp(claim.taskId(), claim.parameters(), reason);
+                }
                 return;
             }
             int attempt = claim.attempts() + 1;

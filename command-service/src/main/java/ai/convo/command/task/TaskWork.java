@@ -18,4 +18,11 @@ public interface TaskWork {
      * {@link TaskFailedException} becomes {@code failReason}, other exceptions give a generic reason.
      */
     void run(TaskContext context) throws Exception;
+
+    /**
+     * The runner gave the task up without running it again ({@code reason} says why, e.g. its runners kept dying):
+     * work that keeps state of its own outside the task ends it here. Nothing by default.
+     */
+    default void givenUp(String taskId, java.util.Map<String, Object> parameters, String reason) {
+    }
 }

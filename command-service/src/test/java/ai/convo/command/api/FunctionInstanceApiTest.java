@@ -44,6 +44,8 @@ class FunctionInstanceApiTest extends ApiTestBase {
     CommandGateway gateway;
     @Autowired
     TaskSubmitter tasks;
+    @Autowired
+    org.springframework.transaction.PlatformTransactionManager transactions;
 
     private String projectId;
 
@@ -315,5 +317,31 @@ class FunctionInstanceApiTest extends ApiTestBase {
         assertThat(last[0]).isEqualTo("FunctionInstanceFailedEvent");
         assertThat(last[1]).contains("stopped before the run ended");
         assertThat(received).doesNotContain("twice?");
+    }
+
+    @Test
+    void an_instance_whose_run_was_given_up_after_dying_runners_ends_error() {
+        // given: an active instance whose task's runners died as many times as a task may start
+        String functionId = function(ADMIN_KEY, projectId, "export default () => 1;", false);
+        Actor admin = new Actor(adminUserId(), jdbc.queryForObject("SELECT organisation_id FROM identity_user WHERE id = ?",
+                String.class, adminUserId()), Role.SYSTEM_ADMIN);
+        FunctionInstanceId instance = FunctionInstanceId.generate();
+        TaskId taskId = TaskId.generate();
+        new org.springframework.transaction.support.TransactionTemplate(transactions).executeWithoutResult(status -> {
+            gateway.sendAndWait(new TriggerFunctionCommand(instance, FunctionId.of(functionId), ProjectId.of(projectId),
+                    admin, "manual", Map.of(), "export default () => 1;", taskId, 1L));
+            gateway.sendAndWait(new StartFunctionInstanceCommand(instance, "dead-1", 1L));
+            gateway.sendAndWait(new ai.convo.contract.task.CreateTaskCommand(taskId, ProjectId.of(projectId), admin,
+                    "runFunction", Map.of("functionInstanceId", instance.value(), "functionId", functionId), 1L));
+            for (int attempt = 1; attempt <= 3; attempt++) {
+                gateway.sendAndWait(new ai.convo.contract.task.StartTaskCommand(taskId, "dead-" + attempt, attempt, 1L));
+            }
+        });
+
+        // when: a live runner claims the task and gives it up
+        // then: the instance is not left active
+        String[] last = ended(instance.value());
+        assertThat(last[0]).isEqualTo("FunctionInstanceFailedEvent");
+        assertThat(last[1]).contains("stopped before the run ended");
     }
 }
