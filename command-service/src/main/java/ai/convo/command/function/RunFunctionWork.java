@@ -47,6 +47,11 @@ class RunFunctionWork implements TaskWork {
     }
 
     @Override
+    public boolean longRunning() {
+        return true;
+    }
+
+    @Override
     public void run(TaskContext context) {
         FunctionInstanceId id = FunctionInstanceId.of(String.valueOf(context.parameters().get("functionInstanceId")));
         FunctionInstanceRun run;

@@ -20,6 +20,14 @@ public interface TaskWork {
     void run(TaskContext context) throws Exception;
 
     /**
+     * Work that may take minutes of waiting (a function run) runs in a lane of its own, with its own threads and a
+     * limit per organisation, so it never holds the threads other tasks need.
+     */
+    default boolean longRunning() {
+        return false;
+    }
+
+    /**
      * The runner gave the task up without running it again ({@code reason} says why, e.g. its runners kept dying):
      * work that keeps state of its own outside the task ends it here. Nothing by default.
      */
