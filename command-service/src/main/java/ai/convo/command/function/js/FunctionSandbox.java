@@ -46,7 +46,7 @@ public final class FunctionSandbox implements AutoCloseable {
 
     /** Binds the host functions into closures and removes them from the global scope before user code runs. */
     private static final String PRELUDE = """
-            (function (log, http, stop) {
+            (function (log, http) {
               'use strict';
               const text = (v) => typeof v === 'string' ? v : (() => { try { return JSON.stringify(v); } catch (e) { return String(v); } })();
               const api = Object.freeze({
@@ -66,7 +66,6 @@ public final class FunctionSandbox implements AutoCloseable {
                 }
               });
               globalThis.__functionApi__ = api;
-              globalThis.__functionStop__ = stop;
             })
             """;
 
@@ -149,8 +148,7 @@ public final class FunctionSandbox implements AutoCloseable {
                     watch.hostAllocated.addAndGet(threads.getCurrentThreadAllocatedBytes() - before);
                 }
             };
-            context.eval(Source.create("js", PRELUDE)).execute(log, call, (ProxyExecutable) args -> null);
-            context.eval("js", "delete globalThis.__functionStop__;");
+            context.eval(Source.create("js", PRELUDE)).execute(log, call);
             Value api = context.eval("js", "(() => { const a = globalThis.__functionApi__; delete globalThis.__functionApi__; return a; })()");
             try {
                 context.eval(module(prepared));

@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -134,9 +133,5 @@ public final class SandboxHttp {
         } catch (IOException ignored) {
             // the redirect's own body does not matter
         }
-    }
-
-    static List<String> methods() {
-        return List.copyOf(METHODS);
     }
 }

@@ -121,7 +121,7 @@ class FunctionSandboxTest {
             "console.log('x')",
             "setTimeout(() => 1, 1)",
             "new Worker('x')",
-            "globalThis.__functionStop__()",
+            "globalThis.__functionApi__.log(1)",
             "Object.getPrototypeOf(api.log).constructor('return Java')().type('java.io.File')"})
     void the_host_is_out_of_reach(String escape) {
         // when
