@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 
 /** The sandbox and its limits per instance ({@code app.functions.*}); the defaults follow the vendor's 15 minutes. */
 @Configuration(proxyBeanMethods = false)
@@ -28,8 +29,12 @@ class FunctionRunning {
                 httpTimeout);
     }
 
-    /** {@code app.functions.allowed-hosts}: hosts an operator lets functions call although they are not public. */
+    /**
+     * {@code app.functions.allowed-hosts}: hosts an operator lets functions call although they are not public. Built
+     * at the first run: the engine's warm-up (about a second) is not paid by a process that runs no function.
+     */
     @Bean(destroyMethod = "close")
+    @Lazy
     FunctionSandbox functionSandbox(@Value("${app.functions.allowed-hosts:}") String allowedHosts) {
         Set<String> hosts = Arrays.stream(allowedHosts.split(",")).map(String::strip).filter(h -> !h.isEmpty())
                 .collect(Collectors.toUnmodifiableSet());

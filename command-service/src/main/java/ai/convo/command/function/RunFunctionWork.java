@@ -16,6 +16,7 @@ import ai.convo.contract.function.StartFunctionInstanceCommand;
 import java.lang.management.ManagementFactory;
 import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,11 +32,11 @@ class RunFunctionWork implements TaskWork {
             + "again, because its code may already have had effects. Trigger the function again.";
 
     private final CommandGateway gateway;
-    private final FunctionSandbox sandbox;
+    private final ObjectProvider<FunctionSandbox> sandbox;
     private final SandboxLimits limits;
     private final String runnerId = ManagementFactory.getRuntimeMXBean().getName();
 
-    RunFunctionWork(CommandGateway gateway, FunctionSandbox sandbox, SandboxLimits limits) {
+    RunFunctionWork(CommandGateway gateway, ObjectProvider<FunctionSandbox> sandbox, SandboxLimits limits) {
         this.gateway = gateway;
         this.sandbox = sandbox;
         this.limits = limits;
@@ -65,7 +66,8 @@ class RunFunctionWork implements TaskWork {
             endQuietly(new FailFunctionInstanceCommand(id, RUNNER_DIED, Clock.nowSeconds()));
             return;
         }
-        FunctionSandbox.Outcome outcome = sandbox.run(run.code(), run.parameters(), limits, context::cancelRequested);
+        FunctionSandbox.Outcome outcome = sandbox.getObject().run(run.code(), run.parameters(), limits,
+                context::cancelRequested);
         if (!outcome.logs().isEmpty()) {
             endQuietly(new RecordFunctionInstanceLogsCommand(id, outcome.logs(), Clock.nowSeconds()));
         }
