@@ -31,7 +31,7 @@ class UnstorableTextApiTest extends IntentApiSupport {
 
     /** Routes whose operation takes no body (the official client sends {} or its options object); they never read it. */
     private static final List<String> IGNORE_THE_BODY = List.of("/intents/train", "/trainallflows", "/sentences/generate",
-            "/package", "/downloadlink", "/cancel", "/resetfailedloginattempts");
+            "/package", "/downloadlink", "/cancel", "/resetfailedloginattempts", "/stop");
 
     @Autowired
     List<RequestMappingHandlerMapping> mappings;

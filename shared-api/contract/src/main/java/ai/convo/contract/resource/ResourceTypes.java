@@ -31,6 +31,10 @@ public final class ResourceTypes {
                     .history("Token", "/v2.0/projects/{projectId}/snippets/{snippetId}/history").inSnapshots(),
             named("function", "functionId", "Function").view("function_view", "functions")
                     .history("Function", "/v2.0/functions/{functionId}/history").inSnapshots(),
+            named("functionInstance", "functionInstanceId", "FunctionInstance").under("function:functionId")
+                    .view("function_instance_view", "function-instances")
+                    .history("Function instance", "/v2.0/functions/{functionId}/instances/{instanceId}/history")
+                    .notInSnapshots("an instance is a run of a function, not content of a project"),
             named("flow", "flowId", "Flow").view("flow_view", "flows")
                     .history("Flow", "/v2.0/flows/{flowId}/history").inSnapshots(),
             named("flowState", "stateId", "State", "DefaultStateChanged=defaultStateId").under("flow:flowId")
