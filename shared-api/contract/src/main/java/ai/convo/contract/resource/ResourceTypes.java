@@ -29,7 +29,7 @@ public final class ResourceTypes {
                     .view("locale_view", "locales").history("Locale", "/v2.0/locales/{localeId}/history").inSnapshots(),
             named("snippet", "tokenId", "Token").view("token_view", "tokens")
                     .history("Token", "/v2.0/projects/{projectId}/snippets/{snippetId}/history").inSnapshots(),
-            named("function", "functionId", "Function").view("function_view", "functions")
+            named("function", "functionId", "FunctionCreated", "FunctionUpdated", "FunctionDeleted").view("function_view", "functions")
                     .history("Function", "/v2.0/functions/{functionId}/history").inSnapshots(),
             named("functionInstance", "functionInstanceId", "FunctionInstance").under("function:functionId")
                     .view("function_instance_view", "function-instances")
