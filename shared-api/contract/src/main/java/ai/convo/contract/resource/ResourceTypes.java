@@ -42,6 +42,9 @@ public final class ResourceTypes {
                     .view("sentence_view", "intents")
                     .history("Sentence", "/v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}/history")
                     .inSnapshots(),
+            named("slotFiller", "slotFillerId", "SlotFiller").under("flow:flowId")
+                    .view("slot_filler_view", "slotfillers")
+                    .history("Slot filler", "/v2.0/flows/{flowId}/slotfillers/{slotFillerId}/history").inSnapshots(),
             named("knowledgeStore", "storeId", "KnowledgeStore").view("knowledge_store_view", "knowledge")
                     .history("Knowledge store", "/v2.0/knowledgestores/{knowledgeStoreId}/history")
                     .notInSnapshots("a snapshot holds no knowledge stores (docs: api-decisions)"),
