@@ -8,6 +8,7 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.readmodel.ReadModel;
+import ai.convo.query.web.AsOf;
 import ai.convo.query.web.QueryParams;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -125,6 +126,7 @@ class ProjectGraphQueryController {
                                               @PathVariable String projectId) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("projectId", projectId);
+        AsOf.refuse(exchange, "the graph is read as the project stands; each resource's read takes asOf");
         flag(exchange, "packages");
         boolean dependencies = !Boolean.FALSE.equals(flag(exchange, "dependencies"));
         boolean snapshots = Boolean.TRUE.equals(flag(exchange, "snapshots"));

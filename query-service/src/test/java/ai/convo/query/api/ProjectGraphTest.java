@@ -158,6 +158,8 @@ class ProjectGraphTest extends IntentQuerySupport {
                 400);
         assertThat((Map<String, Object>) bad.get("details")).containsOnlyKeys("snapshots");
         problem("/v2.0/projects/nope/graph", caller, position, 400);
+        assertThat((Map<String, Object>) problem("/v2.0/projects/" + project.id() + "/graph?asOf=1", caller, position,
+                400).get("details")).containsOnlyKeys("asOf");
         // every media type the API speaks renders the graph
         for (String type : List.of("application/xml", "text/csv", "application/hal+json")) {
             http.get().uri("/v2.0/projects/" + project.id() + "/graph").header("X-API-Key", caller.apiKey())
