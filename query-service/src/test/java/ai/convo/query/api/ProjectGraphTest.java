@@ -167,4 +167,58 @@ class ProjectGraphTest extends IntentQuerySupport {
                     .exchange().expectStatus().isOk();
         }
     }
+
+    /**
+     * The graph of a project of about two thousand resources, timed beside the project's own read in the same run:
+     * medians of fifteen reads each after five warm-ups (printed, see docs/figures.md).
+     */
+    @Test
+    void givenALargeProject_whenItsGraphIsReadRepeatedly_thenEveryResourceIsThereAndTheMediansArePrinted() {
+        // given: 500 intents and 500 slot fillers in one flow, 1,000 chunks in one source (plus the seed)
+        String org = caller.organisationId();
+        for (int i = 0; i < 500; i++) {
+            String intent = Ids.newId();
+            intent(caller, project.id(), flowId, intent, "intent " + i, null, 3000 + i);
+            String filler = Ids.newId();
+            append(filler, new SlotFillerCreatedEvent(filler, flowId, project.id(), org, UUID.randomUUID().toString(),
+                    "filler " + i, "number", null, null, false, false, true, "", false, "", false, false, "", "",
+                    caller.userId(), 3000 + i));
+        }
+        for (int i = 0; i < 1000; i++) {
+            position = append(sourceId, new KnowledgeChunkCreatedEvent(Ids.newId(), sourceId, storeId, project.id(), org,
+                    UUID.randomUUID().toString(), i + 1, "chunk " + i, false, Map.of(), i + 2, caller.userId(), 4000));
+        }
+        // when
+        List<Long> graphMillis = new java.util.ArrayList<>();
+        List<Long> projectMillis = new java.util.ArrayList<>();
+        Map<String, Object> graph = null;
+        // a graph of this size is about 400 KB, over the test client's default buffer of 256 KB
+        var client = http.mutate().codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(8 * 1024 * 1024)).build();
+        for (int run = 0; run < 20; run++) {
+            long started = System.nanoTime();
+            graph = client.get().uri("/v2.0/projects/" + project.id() + "/graph").header("X-API-Key", caller.apiKey())
+                    .header("X-Event-Position", Long.toString(position)).exchange().expectStatus().isOk()
+                    .expectBody(Map.class).returnResult().getResponseBody();
+            long graphTook = (System.nanoTime() - started) / 1_000_000;
+            started = System.nanoTime();
+            get("/v2.0/projects/" + project.id(), caller, position);
+            long projectTook = (System.nanoTime() - started) / 1_000_000;
+            if (run >= 5) {
+                graphMillis.add(graphTook);
+                projectMillis.add(projectTook);
+            }
+        }
+        // then
+        List<Map<String, Object>> resources = resources(graph, project.id());
+        assertThat(resources).hasSize(11 + 500 + 500 + 1000);
+        assertThat(dependencies(resource(resources, flowId))).hasSize(4 + 500 + 500);
+        assertThat(dependencies(resource(resources, sourceId))).hasSize(1001);
+        System.out.printf("GRAPH of %d resources: median %d ms; the project's own read in the same run: median %d ms%n",
+                resources.size(), median(graphMillis), median(projectMillis));
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
 }
