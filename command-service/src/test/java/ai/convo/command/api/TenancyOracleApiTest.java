@@ -111,7 +111,15 @@ class TenancyOracleApiTest extends IntentApiSupport {
             entry("DELETE /v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}", ""),
             entry("POST /v2.0/flows/{flowId}/intents/{intentId}/sentences/generate", "{}"),
             entry("POST /v2.0/flows/{flowId}/intents/train", "{}"),
-            entry("POST /v2.0/projects/{projectId}/trainallflows", "{}"));
+            entry("POST /v2.0/projects/{projectId}/trainallflows", "{}"),
+            entry("POST /v2.0/flows/{flowId}/slotfillers", "{\"name\":\"{fresh}\",\"type\":\"age\"}"),
+            entry("PATCH /v2.0/flows/{flowId}/slotfillers/{slotFillerId}", "{\"name\":\"{fresh}\"}"),
+            entry("PATCH /v2.0/flows/{flowId}/slotfillers", "{\"operations\":[{\"op\":\"update\","
+                    + "\"id\":\"{slotFillerId}\",\"value\":{\"name\":\"{fresh}\"}},{\"op\":\"create\","
+                    + "\"value\":{\"name\":\"{fresh}\",\"type\":\"slot\",\"slot\":\"city\"}}]}"),
+            entry("DELETE /v2.0/flows/{flowId}/slotfillers/{slotFillerId}", ""),
+            entry("POST /v2.0/projects/createbytemplate", "{\"name\":\"{fresh}\",\"locale\":\"en-US\","
+                    + "\"templateConfiguration\":{\"template\":\"support\"}}"));
 
     /** Write routes no organisation's key reaches (system administrators', or the system's own). */
     private static final List<String> NOT_AN_ORGANISATIONS = List.of(
@@ -261,7 +269,7 @@ class TenancyOracleApiTest extends IntentApiSupport {
         if (!route.startsWith("DELETE")) {
             return route.startsWith("POST") ? 0 : 1;
         }
-        List<String> leavesFirst = List.of("sentences", "learningsentences", "intents", "states", "sources",
+        List<String> leavesFirst = List.of("sentences", "slotfillers", "learningsentences", "intents", "states", "sources",
                 "knowledgestores", "snippets", "functions", "locales", "flows", "snapshots", "apikeys", "external",
                 "projects");
         for (int i = 0; i < leavesFirst.size(); i++) {
@@ -344,6 +352,8 @@ class TenancyOracleApiTest extends IntentApiSupport {
                 Map.of("text", "hello there", "localeId", ids.get("localeId"))));
         ids.put("stateId", created(key, HttpMethod.POST, "/v2.0/flows/" + flowId + "/states",
                 Map.of("name", "Start", "intentIds", List.of(intentId))));
+        ids.put("slotFillerId", created(key, HttpMethod.POST, "/v2.0/flows/" + flowId + "/slotfillers",
+                Map.of("name", "Zip", "type", "regex", "regex", "^[0-9]{5}$")));
         ids.put("functionId", created(key, HttpMethod.POST, "/v2.0/functions",
                 Map.of("projectId", projectId, "name", "F", "code", "return 1;")));
         ids.put("instanceId", (String) json(send(HttpMethod.POST, "/v2.0/functions/" + ids.get("functionId") + "/trigger",

@@ -80,7 +80,11 @@ public final class ResourceTypes {
             named("apiKey", "apiKeyId", "ApiKey").under("user:userId").noHistory(IDENTITY)
                     .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT),
             named("organisation", "organisationId", "Organisation").noHistory(IDENTITY)
-                    .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT));
+                    .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT),
+            // types added after the first release go last: the shipped projections keep their order
+            named("slotFiller", "slotFillerId", "SlotFiller").under("flow:flowId")
+                    .view("slot_filler_view", "slotfillers")
+                    .history("Slot filler", "/v2.0/flows/{flowId}/slotfillers/{slotFillerId}/history").inSnapshots());
 
     /** Every event-name prefix with its type, the longest first: the first that matches is the longest. */
     private static final List<Map.Entry<String, ResourceType>> BY_PREFIX;
