@@ -31,10 +31,6 @@ public final class ResourceTypes {
                     .history("Token", "/v2.0/projects/{projectId}/snippets/{snippetId}/history").inSnapshots(),
             named("function", "functionId", "FunctionCreated", "FunctionUpdated", "FunctionDeleted").view("function_view", "functions")
                     .history("Function", "/v2.0/functions/{functionId}/history").inSnapshots(),
-            named("functionInstance", "functionInstanceId", "FunctionInstance").under("function:functionId")
-                    .view("function_instance_view", "function-instances")
-                    .history("Function instance", "/v2.0/functions/{functionId}/instances/{instanceId}/history")
-                    .notInSnapshots("an instance is a run of a function, not content of a project"),
             named("flow", "flowId", "Flow").view("flow_view", "flows")
                     .history("Flow", "/v2.0/flows/{flowId}/history").inSnapshots(),
             named("flowState", "stateId", "State", "DefaultStateChanged=defaultStateId").under("flow:flowId")
@@ -82,6 +78,10 @@ public final class ResourceTypes {
             named("organisation", "organisationId", "Organisation").noHistory(IDENTITY)
                     .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT),
             // types added after the first release go last: the shipped projections keep their order
+            named("functionInstance", "functionInstanceId", "FunctionInstance").under("function:functionId")
+                    .view("function_instance_view", "function-instances")
+                    .history("Function instance", "/v2.0/functions/{functionId}/instances/{instanceId}/history")
+                    .notInSnapshots("an instance is a run of a function, not content of a project"),
             named("slotFiller", "slotFillerId", "SlotFiller").under("flow:flowId")
                     .view("slot_filler_view", "slotfillers")
                     .history("Slot filler", "/v2.0/flows/{flowId}/slotfillers/{slotFillerId}/history").inSnapshots());
