@@ -19,8 +19,8 @@ import reactor.core.publisher.Mono;
  * {@code http.server.requests}, with the tags of Spring's own observation of it (method, uri, status, outcome,
  * exception, error), so the metrics of docs/operations.md and an operator's dashboards stay as they were. One filter records it
  * in place of Spring's per-request Observation (HttpConfiguration hands the handler a no-op registry): that
- * machinery, an observation started and stopped through its handlers and a meter looked up by freshly built tags on
- * every request, took 4.9% of the query service's CPU on a trivial route; this filter takes 0.9% (issue 13).
+ * machinery starts and stops an observation through its handlers and looks a meter up by freshly built tags on
+ * every request, a cost a trivial route feels several times over (docs/figures.md keeps the measurement).
  *
  * <p>A request is recorded once: when its handling has ended and its response is committed, whichever comes last
  * (an error's problem body is written after the filters have ended); a request the client abandons first is recorded
