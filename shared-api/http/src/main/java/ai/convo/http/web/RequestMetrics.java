@@ -20,7 +20,7 @@ import reactor.core.publisher.Mono;
  * exception, error), so the metrics of docs/operations.md and an operator's dashboards stay as they were. One filter records it
  * in place of Spring's per-request Observation (HttpConfiguration hands the handler a no-op registry): that
  * machinery starts and stops an observation through its handlers and looks a meter up by freshly built tags on
- * every request, a cost a trivial route feels several times over (docs/figures.md keeps the measurement).
+ * every request, several times the cost of this filter on a trivial route.
  *
  * <p>A request is recorded once: when its handling has ended and its response is committed, whichever comes last
  * (an error's problem body is written after the filters have ended); a request the client abandons first is recorded
