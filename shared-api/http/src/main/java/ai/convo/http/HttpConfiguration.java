@@ -192,6 +192,9 @@ public class HttpConfiguration implements WebFluxConfigurer {
                 .headers(ServerHttpSecurity.HeaderSpec::disable)
                 .addFilterAt(new HttpHeaderWriterWebFilter(new SecurityHeaders()), SecurityWebFiltersOrder.HTTP_HEADERS_WRITER)
                 .addFilterAt(authentication, SecurityWebFiltersOrder.AUTHENTICATION)
+                // who may do what (AccessPolicy), decided once authentication has found the principal
+                .addFilterAt(new ai.convo.http.access.AccessFilter(new ai.convo.http.access.AccessPolicy(basePath),
+                        identities), SecurityWebFiltersOrder.AUTHORIZATION)
                 // Public routes are open, every other one needs an authenticated principal. One rule that asks the
                 // policy: a public matcher plus anyExchange() cost an "or" matcher (a Flux, and a debug message
                 // formatted even with debug off) on every request.
