@@ -158,6 +158,17 @@ public class HttpConfiguration implements WebFluxConfigurer {
                 segment && segment.valueToMatch().equals("actuator");
     }
 
+    /**
+     * Who may do what (AccessPolicy): after the security chain found the principal and after a read waited for the
+     * principal's own writes, so a resource the caller just created is found when its project is looked up.
+     */
+    @Bean
+    ai.convo.http.access.AccessFilter accessFilter(IdentityStore identities,
+                                                  ObjectProvider<ai.convo.http.access.ProjectOf> projects) {
+        return new ai.convo.http.access.AccessFilter(new ai.convo.http.access.AccessPolicy(basePath), identities,
+                projects.getIfAvailable(() -> (variable, id) -> Mono.empty()));
+    }
+
     @Bean
     SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, IdentityStore identities,
                                        ObjectProvider<ai.convo.http.security.LoginGuard> loginGuard,
@@ -192,9 +203,6 @@ public class HttpConfiguration implements WebFluxConfigurer {
                 .headers(ServerHttpSecurity.HeaderSpec::disable)
                 .addFilterAt(new HttpHeaderWriterWebFilter(new SecurityHeaders()), SecurityWebFiltersOrder.HTTP_HEADERS_WRITER)
                 .addFilterAt(authentication, SecurityWebFiltersOrder.AUTHENTICATION)
-                // who may do what (AccessPolicy), decided once authentication has found the principal
-                .addFilterAt(new ai.convo.http.access.AccessFilter(new ai.convo.http.access.AccessPolicy(basePath),
-                        identities), SecurityWebFiltersOrder.AUTHORIZATION)
                 // Public routes are open, every other one needs an authenticated principal. One rule that asks the
                 // policy: a public matcher plus anyExchange() cost an "or" matcher (a Flux, and a debug message
                 // formatted even with debug off) on every request.
