@@ -1,6 +1,7 @@
 package ai.convo.command.member;
 
 import ai.convo.http.access.ProjectOf;
+import ai.convo.http.security.IdentityStore;
 import java.util.Map;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
@@ -17,6 +18,7 @@ class WriteSideProjects implements ProjectOf {
             "knowledgeStoreId", "SELECT project_id FROM cmd_knowledge_store_lookup WHERE store_id = :id",
             "snapshotId", "SELECT project_id FROM cmd_snapshot WHERE snapshot_id = :id",
             "taskId", "SELECT project_id FROM task_run WHERE task_id = :id");
+    private static final Map<String, String> STATEMENTS = ai.convo.persistence.Members.statements(BY_VARIABLE);
 
     private final DatabaseClient db;
 
@@ -25,11 +27,7 @@ class WriteSideProjects implements ProjectOf {
     }
 
     @Override
-    public Mono<String> projectOf(String variable, String id) {
-        String sql = BY_VARIABLE.get(variable);
-        if (sql == null) {
-            return Mono.error(new IllegalStateException("No project look-up for path variable " + variable));
-        }
-        return db.sql(sql).bind("id", id).map(row -> row.get("project_id", String.class)).one();
+    public Mono<IdentityStore.Membership> membership(String userId, String variable, String id) {
+        return ai.convo.persistence.Members.read(db, STATEMENTS, userId, variable, id);
     }
 }

@@ -1,6 +1,7 @@
 package ai.convo.query.member;
 
 import ai.convo.http.access.ProjectOf;
+import ai.convo.http.security.IdentityStore;
 import java.util.Map;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
@@ -23,13 +24,12 @@ class ReadSideProjects implements ProjectOf {
         this.db = db;
     }
 
+    private static final Map<String, String> STATEMENTS = ai.convo.persistence.Members.statements(
+            TABLES.entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
+                    e -> "SELECT project_id FROM " + e.getValue() + " WHERE id = :id")));
+
     @Override
-    public Mono<String> projectOf(String variable, String id) {
-        String table = TABLES.get(variable);
-        if (table == null) {
-            return Mono.error(new IllegalStateException("No project look-up for path variable " + variable));
-        }
-        return db.sql("SELECT project_id FROM " + table + " WHERE id = :id").bind("id", id)
-                .map(row -> row.get("project_id", String.class)).one();
+    public Mono<IdentityStore.Membership> membership(String userId, String variable, String id) {
+        return ai.convo.persistence.Members.read(db, STATEMENTS, userId, variable, id);
     }
 }

@@ -166,7 +166,7 @@ public class HttpConfiguration implements WebFluxConfigurer {
     ai.convo.http.access.AccessFilter accessFilter(IdentityStore identities,
                                                   ObjectProvider<ai.convo.http.access.ProjectOf> projects) {
         return new ai.convo.http.access.AccessFilter(new ai.convo.http.access.AccessPolicy(basePath), identities,
-                projects.getIfAvailable(() -> (variable, id) -> Mono.empty()));
+                projects.getIfAvailable(() -> (user, variable, id) -> Mono.empty()));
     }
 
     @Bean

@@ -63,13 +63,7 @@ public class R2dbcIdentityStore implements IdentityStore {
         return db.sql("SELECT project_id, roles, allowed_locales FROM identity_member "
                         + "WHERE project_id = :project AND user_id = :user")
                 .bind("project", projectId).bind("user", userId)
-                .map(row -> {
-                    String[] roles = row.get("roles", String[].class);
-                    String[] locales = row.get("allowed_locales", String[].class);
-                    return new Membership(row.get("project_id", String.class),
-                            java.util.Set.copyOf(java.util.Arrays.asList(roles == null ? new String[0] : roles)),
-                            locales == null ? null : java.util.Set.copyOf(java.util.Arrays.asList(locales)));
-                })
+                .map(Members::membership)
                 .one();
     }
 

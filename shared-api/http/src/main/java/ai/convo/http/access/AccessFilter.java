@@ -118,21 +118,18 @@ public final class AccessFilter implements WebFilter, org.springframework.core.O
         if (from.equals("projectId")) {
             return member(exchange, chain, principal, match, from, id, null);
         }
-        return projects.projectOf(from, id)
-                .map(Optional::of).defaultIfEmpty(Optional.empty())
-                .flatMap(project -> project.isEmpty() ? absent(exchange, from, id)
-                        : member(exchange, chain, principal, match, from, id, null, project.get()));
+        return decide(exchange, chain, match, from, id, null, projects.membership(principal.userId(), from, id));
     }
 
     private Mono<Void> member(ServerWebExchange exchange, WebFilterChain chain, ApiPrincipal principal,
-                              AccessPolicy.Match match, String variable, String id, JsonNode body) {
-        return member(exchange, chain, principal, match, variable, id, body, id);
+                              AccessPolicy.Match match, String variable, String projectId, JsonNode body) {
+        return decide(exchange, chain, match, variable, projectId, body,
+                identities.membership(principal.userId(), projectId));
     }
 
-    private Mono<Void> member(ServerWebExchange exchange, WebFilterChain chain, ApiPrincipal principal,
-                              AccessPolicy.Match match, String variable, String id, JsonNode body, String projectId) {
-        return identities.membership(principal.userId(), projectId)
-                .map(Optional::of).defaultIfEmpty(Optional.empty())
+    private Mono<Void> decide(ServerWebExchange exchange, WebFilterChain chain, AccessPolicy.Match match,
+                              String variable, String id, JsonNode body, Mono<IdentityStore.Membership> found) {
+        return found.map(Optional::of).defaultIfEmpty(Optional.empty())
                 .flatMap(membership -> {
                     if (membership.isEmpty()) {
                         return absent(exchange, variable, id);
