@@ -74,7 +74,7 @@ class UserApiTest extends PeopleApiSupport {
     }
 
     @Test
-    void givenAUserWithAKey_whenDisabled_thenKeyAndPasswordStopWorkingAtOnceAndWorkAgainWhenEnabled() {
+    void givenAUserWithAKey_whenDisabled_thenKeyPasswordAndTokenStopWorkingAtOnceAndWorkAgainWhenEnabled() {
         // given
         String email = "disabled-" + Ids.newId() + "@example.com";
         String userId = createUser(email, "password-1234", List.of());
@@ -82,10 +82,14 @@ class UserApiTest extends PeopleApiSupport {
         send("POST", "/v2.0/users/me/apikeys", key, null).expectStatus().isCreated();
         // when
         send("PATCH", "/v2.0/users/" + userId, ADMIN_KEY, Map.of("disabled", true)).expectStatus().isOk();
-        // then
+        // then: key, password and access token alike
         send("POST", "/v2.0/users/me/apikeys", key, null).expectStatus().isUnauthorized();
         send("POST", "/v2.0/users/me/apikeys", basic(email, "password-1234"), null).expectStatus().isUnauthorized();
+        http.post().uri("/v2.0/users/me/apikeys").header("Authorization", "Bearer "
+                + ai.convo.testing.TestTokens.bearer(userId)).exchange().expectStatus().isUnauthorized();
         send("PATCH", "/v2.0/users/" + userId, ADMIN_KEY, Map.of("disabled", false)).expectStatus().isOk();
+        http.post().uri("/v2.0/users/me/apikeys").header("Authorization", "Bearer "
+                + ai.convo.testing.TestTokens.bearer(userId)).exchange().expectStatus().isCreated();
         send("POST", "/v2.0/users/me/apikeys", key, null).expectStatus().isCreated();
     }
 
