@@ -212,6 +212,27 @@ class AccessMatrixApiTest extends PeopleApiSupport {
                 .expectStatus().isCreated();
     }
 
+    @Test
+    void givenAMemberWithTheBasicRole_whenHostileRequestsArriveOnEveryRoute_thenNo5xxAndNothingStoredByARefusal() {
+        // given: the requests the hostile corpus sends, as a member of one project instead of an administrator
+        Map<String, String> ids = project(ADMIN_KEY);
+        String email = "hostile-" + Ids.newId() + "@example.com";
+        String userId = createUser(email, "password-1234", List.of());
+        String key = keyOf(email, "password-1234");
+        send("POST", "/v2.0/projects/" + ids.get("projectId") + "/addprojectmember", ADMIN_KEY,
+                Map.of("userId", userId)).expectStatus().isOk();
+        List<HostileCorpus.Route> routes = mappings.stream().flatMap(m -> HostileCorpus.routes(m).stream())
+                .distinct().toList();
+        List<HostileCorpus.Probe> probes = HostileCorpus.probes(routes, 20261128L, 4, "", Map.of("X-API-Key", key));
+        // when
+        HostileCorpus.Tally tally = HostileCorpus.run(probes,
+                Integer.parseInt(environment.getProperty("local.server.port")), this::eventCount);
+        // then
+        tally.findings.forEach(f -> System.out.println("FINDING " + f));
+        assertThat(tally.requests).isEqualTo(probes.size());
+        assertThat(tally.findings).isEmpty();
+    }
+
     String answer(WebTestClient.ResponseSpec spec, String id) {
         var result = spec.expectBody(String.class).returnResult();
         return result.getStatus().value() + " " + String.valueOf(result.getResponseBody()).replace(id, "<ID>")

@@ -115,4 +115,27 @@ class AccessRulesQueryTest extends QueryTestBase {
         http.get().uri("/v2.0/projects").header("X-API-Key", outsider.apiKey()).exchange().expectStatus().isOk()
                 .expectBody().jsonPath("$.total").isEqualTo(0);
     }
+
+    @Test
+    void givenAMemberWithTheBasicRole_whenHostileRequestsArriveOnEveryRoute_thenNo5xx() {
+        // given: the hostile corpus, sent by a member of one project instead of an administrator
+        Caller admin = newOrganisation();
+        Project project = project(admin, "Hostile", 1);
+        Caller member = colleague(admin, "MEMBER");
+        jdbc.update("INSERT INTO identity_member (project_id, user_id, organisation_id, roles, added_by, added_at) "
+                + "VALUES (?, ?, ?, '{basic}', ?, 0)", project.id(), member.userId(), admin.organisationId(),
+                admin.userId());
+        List<HostileCorpus.Route> routes = mappings.stream().flatMap(m -> HostileCorpus.routes(m).stream())
+                .distinct().toList();
+        List<HostileCorpus.Probe> probes = HostileCorpus.probes(routes, 20261128L, 4, "",
+                Map.of("X-API-Key", member.apiKey()));
+        // when
+        HostileCorpus.Tally tally = HostileCorpus.run(probes,
+                Integer.parseInt(environment.getProperty("local.server.port")),
+                () -> jdbc.queryForObject("SELECT count(*) FROM domain_event_entry", Long.class));
+        // then
+        tally.findings.forEach(f -> System.out.println("FINDING " + f));
+        assertThat(tally.requests).isEqualTo(probes.size());
+        assertThat(tally.findings).isEmpty();
+    }
 }
