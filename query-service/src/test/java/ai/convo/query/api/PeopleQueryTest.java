@@ -99,4 +99,36 @@ class PeopleQueryTest extends QueryTestBase {
                 .header("X-API-Key", stranger.apiKey()).exchange().expectStatus().isNotFound());
         assertThat(foreign.replace(project.id(), "ID")).isEqualTo(foreignMissing.replace(missing, "ID"));
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void givenRolesGrantedAndAUserCreated_whenTheAuditTrailIsRead_thenItNamesWhoGrantedWhatAndNoCredential() {
+        // given: the events the command service appends for addRoleToMember and createUser
+        Caller admin = newOrganisation();
+        Project project = project(admin, "Audited", 1);
+        Caller member = member(admin);
+        String created = Ids.newId();
+        long position = as(admin, () -> {
+            append(member.userId(), new ai.convo.contract.member.MemberRoleAddedEvent(member.userId(),
+                    admin.organisationId(), project.id(), "flowEditor", admin.userId(), 2));
+            return append(created, new ai.convo.contract.identity.UserCreatedEvent(created, admin.organisationId(),
+                    "new@example.com", "New", java.util.List.of("userManager"), admin.userId(), 3));
+        });
+        // when
+        java.util.Map<String, Object> page = http.get().uri("/v2.0/auditevents?limit=100")
+                .header("X-API-Key", admin.apiKey()).header("X-Event-Position", Long.toString(position))
+                .exchange().expectStatus().isOk()
+                .expectBody(java.util.Map.class).returnResult().getResponseBody();
+        java.util.List<java.util.Map<String, Object>> items = ListPages.items(page);
+        // then
+        java.util.Map<String, Object> grant = items.stream().filter(e -> "action".equals(e.get("type"))
+                && String.valueOf(e.get("chain")).contains(member.userId())).findFirst().orElseThrow();
+        assertThat(grant.get("user")).isEqualTo(admin.userId() + "@example.com");
+        assertThat(grant.get("projectReference")).isEqualTo(project.id());
+        assertThat((java.util.Map<String, Object>) grant.get("payload")).containsEntry("role", "flowEditor");
+        java.util.Map<String, Object> user = items.stream().filter(e -> "createUser".equals(e.get("actionType")))
+                .findFirst().orElseThrow();
+        assertThat(user.get("user")).isEqualTo(admin.userId() + "@example.com");
+        assertThat(user.toString()).doesNotContain("password", "Hash");
+    }
 }
