@@ -30,8 +30,7 @@ public record EventFacts(String organisationId, String projectId, String resourc
             "ai.convo.contract.identity.UserRegisteredEvent", "ai.convo.contract.voiceassistant.VoiceAssistantLinkedEvent");
 
     private static final Set<String> ACTOR_FIELDS = Set.of("createdBy", "changedBy", "deletedBy", "requestedBy",
-            "triggeredBy", "stoppedBy",
-            "linkedBy", "unlinkedBy", "ingestedBy");
+            "triggeredBy", "stoppedBy", "linkedBy", "unlinkedBy", "ingestedBy", "addedBy", "removedBy");
 
     /** The event's type on the wire: its class's simple name without "Event" (LocaleUpdated). */
     public static String typeName(Class<?> payloadType) {
@@ -84,7 +83,10 @@ public record EventFacts(String organisationId, String projectId, String resourc
             case "SnapshotDeletionRequested" -> new String[] {"delete", null};
             case "TaskCancelRequested" -> new String[] {"action", "cancelTask"};
             case "ApiKeyIssued" -> new String[] {"create", "createApiKey"};
-            case "UserRegistered" -> new String[] {"create", "createUser"};
+            case "UserRegistered", "UserCreated" -> new String[] {"create", "createUser"};
+            // grants and revocations: actions (the client's actionTypes name none of them)
+            case "UserRoleAdded", "UserRoleRemoved", "UserPasswordChanged", "MemberAdded", "MemberRemoved",
+                 "MemberRoleAdded", "MemberRoleRemoved" -> new String[] {"action", null};
             case "VoiceAssistantLinked" -> new String[] {"create", "createAuthenticatedAmazonUser"};
             case "VoiceAssistantUnlinked" -> new String[] {"delete", "deleteAmazonAccount"};
             case "CallRecordsIngested" -> new String[] {"create", null};

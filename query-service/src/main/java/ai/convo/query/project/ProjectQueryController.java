@@ -48,8 +48,13 @@ class ProjectQueryController {
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
-        Scope scope = new Scope("organisation_id = :org", Map.of("org", caller.organisationId()),
-                "projects|" + caller.organisationId());
+        // a user who is no organisation administrator sees the projects they are a member of (AccessPolicy)
+        Scope scope = caller.isOrganisationAdmin()
+                ? new Scope("organisation_id = :org", Map.of("org", caller.organisationId()),
+                        "projects|" + caller.organisationId())
+                : new Scope("organisation_id = :org AND id IN (SELECT project_id FROM identity_member "
+                        + "WHERE user_id = :member)", Map.of("org", caller.organisationId(), "member", caller.userId()),
+                        "projects|" + caller.organisationId() + "|" + caller.userId());
         return reads.page(exchange, media, LIST, request, scope, null, ProjectQueryController::wire);
     }
 

@@ -158,6 +158,17 @@ public class HttpConfiguration implements WebFluxConfigurer {
                 segment && segment.valueToMatch().equals("actuator");
     }
 
+    /**
+     * Who may do what (AccessPolicy): after the security chain found the principal and after a read waited for the
+     * principal's own writes, so a resource the caller just created is found when its project is looked up.
+     */
+    @Bean
+    ai.convo.http.access.AccessFilter accessFilter(IdentityStore identities,
+                                                  ObjectProvider<ai.convo.http.access.ProjectOf> projects) {
+        return new ai.convo.http.access.AccessFilter(new ai.convo.http.access.AccessPolicy(basePath), identities,
+                projects.getIfAvailable(() -> (user, variable, id) -> Mono.empty()));
+    }
+
     @Bean
     SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, IdentityStore identities,
                                        ObjectProvider<ai.convo.http.security.LoginGuard> loginGuard,

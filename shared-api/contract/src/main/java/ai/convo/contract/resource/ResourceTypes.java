@@ -68,13 +68,16 @@ public final class ResourceTypes {
                     .view("voice_assistant_link_view", "voice-assistant-links")
                     .noHistory("a link is made and removed, never changed; its row is keyed by account_id")
                     .notInSnapshots("a user's link, " + NOT_PROJECT_CONTENT),
-            named("user", "userId", "UserRegistered", "Login", "FailedLoginAttempts").view(null, "login-attempts")
+            named("user", "userId", "UserRegistered", "Login", "FailedLoginAttempts", "UserCreated", "UserChanged",
+                    "UserDeleted", "UserRole", "UserPasswordChanged").view(null, "login-attempts")
                     .noHistory(IDENTITY).notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT),
             named("analytics", "batchId", "CallRecords").view(null, "callcounter")
                     .noHistory("call records are counted, not kept as resources")
                     .notInSnapshots("usage data, " + NOT_PROJECT_CONTENT),
             named("apiKey", "apiKeyId", "ApiKey").under("user:userId").noHistory(IDENTITY)
                     .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT),
+            named("projectMember", "userId", "Member").under("project:projectId").noHistory(IDENTITY)
+                    .notInSnapshots("who may change a project is not its content; a restore keeps its members"),
             named("organisation", "organisationId", "Organisation").noHistory(IDENTITY)
                     .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT),
             // types added after the first release go last: the shipped projections keep their order
