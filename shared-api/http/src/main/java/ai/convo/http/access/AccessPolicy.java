@@ -106,9 +106,12 @@ public final class AccessPolicy {
         organisation("POST", "/v2.0/projects", "project", Kind.WRITE, Set.of(OrganisationRoles.PROJECT_MANAGER));
         organisation("POST", "/v2.0/projects/validateprojectname", "project", Kind.WRITE,
                 Set.of(OrganisationRoles.PROJECT_MANAGER));
+        organisation("POST", "/v2.0/projects/createbytemplate", "project", Kind.WRITE,
+                Set.of(OrganisationRoles.PROJECT_MANAGER));
         read("/v2.0/projects/{projectId}", "project", "projectId");
         read("/v2.0/projects/{projectId}/settings", "project", "projectId");
         read("/v2.0/projects/{projectId}/history", "project", "projectId");
+        read("/v2.0/projects/{projectId}/graph", "project", "projectId");
         write("PATCH", "/v2.0/projects/{projectId}", "project", "projectId", PROJECT_ADMINS);
         write("PATCH", "/v2.0/projects/{projectId}/settings", "project", "projectId", PROJECT_ADMINS);
         write("DELETE", "/v2.0/projects/{projectId}", "project", "projectId", PROJECT_ADMINS);
@@ -175,6 +178,14 @@ public final class AccessPolicy {
         write("POST", intents + "/{intentId}/sentences/generate", "examplesentence", "flowId", INTENT_EDITORS);
         write("PATCH", intents + "/{intentId}/sentences/{sentenceId}", "examplesentence", "flowId", INTENT_EDITORS);
         write("DELETE", intents + "/{intentId}/sentences/{sentenceId}", "examplesentence", "flowId", INTENT_EDITORS);
+        String slotFillers = flow + "/slotfillers";
+        for (String path : List.of("", "/{slotFillerId}", "/{slotFillerId}/history")) {
+            read(slotFillers + path, "slotFiller", "flowId");
+        }
+        write("POST", slotFillers, "slotFiller", "flowId", FLOW_EDITORS);
+        write("PATCH", slotFillers, "slotFiller", "flowId", FLOW_EDITORS);
+        write("PATCH", slotFillers + "/{slotFillerId}", "slotFiller", "flowId", FLOW_EDITORS);
+        write("DELETE", slotFillers + "/{slotFillerId}", "slotFiller", "flowId", FLOW_EDITORS);
     }
 
     private void resources() {
@@ -191,6 +202,13 @@ public final class AccessPolicy {
         read("/v2.0/functions/{functionId}/history", "function", "functionId");
         write("PATCH", "/v2.0/functions/{functionId}", "function", "functionId", FUNCTION_EDITORS);
         write("DELETE", "/v2.0/functions/{functionId}", "function", "functionId", FUNCTION_ADMINS);
+        String instances = "/v2.0/functions/{functionId}/instances";
+        for (String path : List.of("", "/{instanceId}", "/{instanceId}/history")) {
+            read(instances + path, "functionInstance", "functionId");
+        }
+        // running a function is using it, as editing it is: its editors may, as its administrators may
+        write("POST", "/v2.0/functions/{functionId}/trigger", "functionInstance", "functionId", FUNCTION_EDITORS);
+        write("POST", instances + "/{instanceId}/stop", "functionInstance", "functionId", FUNCTION_EDITORS);
 
         read("/v2.0/knowledgestores", "knowledgeStore", "query:projectId");
         write("POST", "/v2.0/knowledgestores", "knowledgeStore", "body:projectId", KNOWLEDGE_ADMINS);
