@@ -49,6 +49,18 @@ public class TaskRequests {
     public Mono<ResponseEntity<byte[]>> accept(ServerWebExchange exchange, ApiMedia media, ProjectId projectId,
                                                TaskId taskId, String type, Map<String, Object> parameters, Actor actor,
                                                Supplier<Object> command) {
+        return submit(projectId, taskId, type, parameters, actor, command)
+                .map(submitted -> ApiResponses.respond(exchange, HttpStatus.ACCEPTED, media,
+                        new Representation.Single("task", submitted.record()), location(exchange, taskId),
+                        submitted.eventPosition()));
+    }
+
+    /**
+     * The same transaction as {@link #accept}, for a route that answers something else than 202 with the task (a
+     * created resource that carries its task, say).
+     */
+    public Mono<TaskSubmitter.Submitted> submit(ProjectId projectId, TaskId taskId, String type,
+                                                Map<String, Object> parameters, Actor actor, Supplier<Object> command) {
         TaskSubmitter tasks = submitter.getIfAvailable();
         if (tasks == null) {
             return Mono.error(new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "Tasks cannot be run by this service "
@@ -60,10 +72,7 @@ public class TaskRequests {
                         gateway.sendAndWait(sent);
                     }
                     return tasks.submit(taskId, type, projectId, parameters, actor);
-                })))
-                .map(submitted -> ApiResponses.respond(exchange, HttpStatus.ACCEPTED, media,
-                        new Representation.Single("task", submitted.record()), location(exchange, taskId),
-                        submitted.eventPosition()));
+                })));
     }
 
     /** {base path}/v2.0/tasks/{id}: the request path up to its version (or management) segment. */
