@@ -13,10 +13,11 @@ class IngestionConfiguration {
 
     @Bean
     DocumentText documentText(@Value("${app.knowledge.max-pages:2000}") int maxPages,
-                              @Value("${app.knowledge.extraction-timeout:60s}") Duration timeout) {
+                              @Value("${app.knowledge.extraction-timeout:60s}") Duration timeout,
+                              @Value("${app.knowledge.parallel-extractions:2}") int parallel) {
         DocumentText.Limits limits = DocumentText.Limits.DEFAULT;
         return new DocumentText(new DocumentText.Limits(limits.maxBytes(), maxPages, limits.maxChars(), timeout,
-                limits.pdfMemoryBytes()));
+                limits.pdfMemoryBytes(), parallel));
     }
 
     /** url sources: at most a file's bytes, within the time, over at most the redirects; internal hosts only if allowed. */

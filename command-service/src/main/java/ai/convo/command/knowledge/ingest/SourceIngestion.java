@@ -57,7 +57,7 @@ class SourceIngestion {
             if (fetching) {
                 context.stepDone(++step);
             }
-            DocumentText.Extracted extracted = documents.extract(bytes);
+            DocumentText.Extracted extracted = documents.extract(bytes, context.actor().organisationId());
             context.stepDone(++step);
             List<Chunking.Draft> drafts = extracted.type() == SourceType.CTXT
                     ? Chunking.ctxt(new String(bytes, StandardCharsets.UTF_8))
