@@ -48,8 +48,8 @@ import org.apache.lucene.store.ByteBuffersDirectory;
 
 /**
  * BM25 (Lucene's default similarity) over a store's chunks, analysed with the store's language (stemming and stop
- * words). The index is derived data, built from the read model for the search and dropped after it: nothing to keep
- * in step with the log. Each hit says which of the query's analysed terms it holds.
+ * words). The index is derived data, built from the read model and kept in memory only while the chunks it was
+ * built from are unchanged (see {@link StoreIndexes}): never a source of truth, rebuilt whenever needed.
  */
 final class ChunkSearch {
 
@@ -92,38 +92,94 @@ final class ChunkSearch {
         };
     }
 
-    static Result search(String language, List<Chunk> chunks, String query, int limit) {
-        try (Analyzer analyser = analyser(language); ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
-            String name = analyser.getClass().getSimpleName();
-            List<String> terms = terms(analyser, query);
-            if (terms.isEmpty() || chunks.isEmpty()) {
-                return new Result(name, terms, List.of());
-            }
-            try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(analyser))) {
-                for (Chunk chunk : chunks) {
-                    Document document = new Document();
-                    document.add(new StoredField("id", chunk.id()));
-                    document.add(new TextField("text", chunk.text(), Field.Store.YES));
-                    writer.addDocument(document);
+    /** A built index of a store's chunks: searchable until the chunks change (then built again). */
+    static final class Index implements AutoCloseable {
+        private final String language;
+        private final ByteBuffersDirectory directory;
+        private final DirectoryReader reader;
+        private final IndexSearcher searcher;
+        private final int size;
+
+        private Index(String language, ByteBuffersDirectory directory, int size) throws IOException {
+            this.language = language;
+            this.directory = directory;
+            this.reader = DirectoryReader.open(directory);
+            this.searcher = new IndexSearcher(reader);
+            this.size = size;
+        }
+
+        int size() {
+            return size;
+        }
+
+        /** The best {@code limit} chunks for the query's analysed terms (any of them, BM25). */
+        Result search(String query, int limit) {
+            try (Analyzer analyser = analyser(language)) {
+                List<String> terms = terms(analyser, query);
+                String name = analyser.getClass().getSimpleName();
+                if (terms.isEmpty() || size == 0) {
+                    return new Result(name, terms, List.of());
                 }
-            }
-            BooleanQuery.Builder any = new BooleanQuery.Builder();
-            for (String term : new LinkedHashSet<>(terms)) {
-                any.add(new TermQuery(new Term("text", term)), BooleanClause.Occur.SHOULD);
-            }
-            try (DirectoryReader reader = DirectoryReader.open(directory)) {
-                IndexSearcher searcher = new IndexSearcher(reader);
+                BooleanQuery.Builder any = new BooleanQuery.Builder();
+                for (String term : new LinkedHashSet<>(terms)) {
+                    any.add(new TermQuery(new Term("text", term)), BooleanClause.Occur.SHOULD);
+                }
                 List<Hit> hits = new ArrayList<>();
                 for (ScoreDoc found : searcher.search(any.build(), limit).scoreDocs) {
-                    Document document = searcher.storedFields().document(found.doc);
-                    Set<String> present = new LinkedHashSet<>(terms(analyser, document.get("text")));
-                    List<String> matched = new LinkedHashSet<>(terms).stream().filter(present::contains).toList();
-                    hits.add(new Hit(document.get("id"), found.score, matched));
+                    hits.add(new Hit(searcher.storedFields().document(found.doc).get("id"), found.score, List.of()));
                 }
                 return new Result(name, terms, hits);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                reader.close();
+                directory.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** Indexes the chunks' text (not stored: the read model holds it) under their ids. */
+    static Index build(String language, List<Chunk> chunks) {
+        ByteBuffersDirectory directory = new ByteBuffersDirectory();
+        try (Analyzer analyser = analyser(language);
+             IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(analyser))) {
+            for (Chunk chunk : chunks) {
+                Document document = new Document();
+                document.add(new StoredField("id", chunk.id()));
+                document.add(new TextField("text", chunk.text(), Field.Store.NO));
+                writer.addDocument(document);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        try {
+            return new Index(language, directory, chunks.size());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Which of the query's terms a chunk's text holds, in the query's order. */
+    static List<String> matched(String language, List<String> queryTerms, String text) {
+        try (Analyzer analyser = analyser(language)) {
+            Set<String> present = new LinkedHashSet<>(terms(analyser, text));
+            return new LinkedHashSet<>(queryTerms).stream().filter(present::contains).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Builds, searches and drops an index (benchmarks and one-off searches). */
+    static Result search(String language, List<Chunk> chunks, String query, int limit) {
+        try (Index index = build(language, chunks)) {
+            return index.search(query, limit);
         }
     }
 
@@ -141,7 +197,7 @@ final class ChunkSearch {
         return terms;
     }
 
-    static Map<String, Object> wire(Hit hit, Map<String, Object> chunk) {
-        return Map.of("score", hit.score(), "matchedTerms", hit.matchedTerms(), "knowledgeChunk", chunk);
+    static Map<String, Object> wire(Hit hit, List<String> matchedTerms, Map<String, Object> chunk) {
+        return Map.of("score", hit.score(), "matchedTerms", matchedTerms, "knowledgeChunk", chunk);
     }
 }

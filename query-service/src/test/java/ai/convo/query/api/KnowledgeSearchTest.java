@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.knowledge.KnowledgeChunkCreatedEvent;
+import ai.convo.contract.knowledge.KnowledgeChunkDeletedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreCreatedEvent;
 import java.util.List;
@@ -122,5 +123,20 @@ class KnowledgeSearchTest extends QueryTestBase {
         assertThat((String) get(caller, search("refund&limit=0"), 400).get("detail")).contains("limit must be");
         assertThat((String) get(caller, search("refund&limit=x"), 400).get("detail")).contains("limit must be");
         assertThat((String) get(caller, search("x".repeat(1001)), 400).get("detail")).contains("1 to 1000");
+    }
+
+    @Test
+    void givenASearchedStore_whenTheAnswerIsDeletedAndABetterChunkAdded_thenTheNextSearchSeesBoth() {
+        // given: searched once (its index is kept)
+        assertThat(chunkId(items(get(caller, search("refund paid"), 200)).get(0))).isEqualTo(plantedId);
+        // when
+        position = append(readyId, new KnowledgeChunkDeletedEvent(plantedId, readyId, storeId, projectId,
+                caller.organisationId(), 5, caller.userId(), 1001));
+        String better = chunk(readyId, 9, "Refund policy: every refund is paid back to the card it was paid with.",
+                false);
+        // then
+        List<Map<String, Object>> items = items(get(caller, search("refund paid"), 200));
+        assertThat(chunkId(items.get(0))).isEqualTo(better);
+        assertThat(items).extracting(KnowledgeSearchTest::chunkId).doesNotContain(plantedId);
     }
 }
