@@ -73,11 +73,14 @@ public class KnowledgeSearchController {
             + "ON s.id = c.source_id AND s.organisation_id = c.organisation_id "
             + "WHERE c.organisation_id = :org AND c.store_id = :store AND s.status = 'ready' AND NOT c.disabled";
 
-    /** What the searched chunks are now: their number and a hash of their ids and texts, with the language. */
+    /**
+     * What the searched chunks are now, without reading their text: their number, and a sum over their ids and the
+     * row versions (xmin, new on every insert and update) of each chunk and its source, with the language.
+     */
     private Mono<String> fingerprint(String org, String store, String language) {
-        return db.sql("SELECT count(*) AS n, coalesce(sum(hashtext(c.id || ':' || c.text)::bigint), 0) AS h "
-                        + SEARCHED).bind("org", org).bind("store", store)
-                .map(row -> language + "|" + row.get("n", Long.class) + "|" + row.get("h", Long.class)).one();
+        return db.sql("SELECT count(*) AS n, coalesce(sum(hashtext(c.id)::bigint + c.xmin::text::bigint "
+                        + "+ s.xmin::text::bigint), 0) AS h " + SEARCHED).bind("org", org).bind("store", store)
+                .map(row -> language + "|" + row.get("n", Long.class) + "|" + row.get("h", Number.class)).one();
     }
 
     private Mono<ChunkSearch.Index> index(String key, String fingerprint, String org, String store, String language) {
