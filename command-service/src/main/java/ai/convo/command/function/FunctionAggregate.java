@@ -8,12 +8,14 @@ import static org.axonframework.modelling.command.AggregateLifecycle.markDeleted
 import ai.convo.command.project.ProjectLookup;
 import ai.convo.contract.common.Actor;
 import ai.convo.contract.common.DomainException;
+import ai.convo.contract.function.CheckFunctionRunnableCommand;
 import ai.convo.contract.function.CreateFunctionCommand;
 import ai.convo.contract.function.DeleteFunctionCommand;
 import ai.convo.contract.function.FunctionCreatedEvent;
 import ai.convo.contract.function.FunctionDeletedEvent;
 import ai.convo.contract.function.FunctionPatch;
 import ai.convo.contract.function.FunctionRecord;
+import ai.convo.contract.function.FunctionRunnable;
 import ai.convo.contract.function.FunctionUpdatedEvent;
 import ai.convo.contract.function.UpdateFunctionCommand;
 import java.util.ArrayList;
@@ -80,6 +82,17 @@ public class FunctionAggregate {
         apply(new FunctionUpdatedEvent(functionId, projectId, organisationId, changed, name, code, disabled,
                 command.actor().userId(), command.at()));
         return function;
+    }
+
+    /** Triggering reads the function: it must be the caller's and enabled. Changes nothing. */
+    @CommandHandler
+    public FunctionRunnable handle(CheckFunctionRunnableCommand command, ProjectLookup projects) {
+        requireVisible(command.actor(), projects);
+        if (function.disabled()) {
+            throw DomainException.conflict("Function " + functionId + " is disabled; enable it (isDisabled: false) "
+                    + "before triggering it.", java.util.Map.of("isDisabled", true));
+        }
+        return new FunctionRunnable(projectId, function.code());
     }
 
     @CommandHandler

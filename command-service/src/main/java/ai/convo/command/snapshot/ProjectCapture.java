@@ -15,6 +15,10 @@ import ai.convo.contract.locale.LocaleDeletedEvent;
 import ai.convo.contract.locale.LocaleUpdatedEvent;
 import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
 import ai.convo.contract.project.ProjectCreatedEvent;
+import ai.convo.contract.slotfiller.SlotFillerCreatedEvent;
+import ai.convo.contract.slotfiller.SlotFillerDeletedEvent;
+import ai.convo.contract.slotfiller.SlotFillerSettings;
+import ai.convo.contract.slotfiller.SlotFillerUpdatedEvent;
 import ai.convo.contract.state.DefaultStateChangedEvent;
 import ai.convo.contract.state.StateCreatedEvent;
 import ai.convo.contract.state.StateDeletedEvent;
@@ -36,7 +40,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Reads a project as it stands from the event log: the events of the project aggregate (locales) and of every
- * live token, function, flow (with its states) and intent (with its sentences) that the write-side lookups list
+ * live token, function, flow (with its states), slot filler and intent (with its sentences) that the write-side lookups list
  * for the project, folded in order. Run it inside one REPEATABLE READ transaction: the lookups and the events are
  * then read from one database snapshot, i.e. exactly the transactions committed before it, one consistent point.
  */
@@ -91,6 +95,7 @@ public class ProjectCapture {
         String name;
         String description;
         final Map<String, State> states = new LinkedHashMap<>();
+        final Map<String, SnapshotContent.SlotFiller> slotFillers = new LinkedHashMap<>();
 
         Flow(String id, String referenceId) {
             this.id = id;
@@ -120,7 +125,8 @@ public class ProjectCapture {
             + "SELECT ?::varchar UNION ALL SELECT token_id FROM cmd_token_lookup WHERE project_id = ? "
             + "UNION ALL SELECT function_id FROM cmd_snapshot_function WHERE project_id = ? "
             + "UNION ALL SELECT flow_id FROM cmd_flow_lookup WHERE project_id = ? "
-            + "UNION ALL SELECT intent_id FROM cmd_intent_lookup WHERE project_id = ?) ORDER BY global_index";
+            + "UNION ALL SELECT intent_id FROM cmd_intent_lookup WHERE project_id = ? "
+            + "UNION ALL SELECT slot_filler_id FROM cmd_slot_filler_lookup WHERE project_id = ?) ORDER BY global_index";
 
     private final JdbcTemplate jdbc;
     private final StoredEvents storedEvents;
@@ -207,7 +213,7 @@ public class ProjectCapture {
             String aggregate = row.getString(1);
             captured.lastSequence.put(aggregate, row.getLong(2));
             events(row).forEach(event -> fold(captured, event));
-        }, projectId, projectId, projectId, projectId, projectId);
+        }, projectId, projectId, projectId, projectId, projectId, projectId);
         return captured;
     }
 
@@ -271,6 +277,23 @@ public class ProjectCapture {
                     id.equals(e.defaultStateId()), s.intentIds()));
         } else if (event instanceof StateDeletedEvent e) {
             c.flows.get(e.flowId()).states.remove(e.stateId());
+        } else if (event instanceof SlotFillerCreatedEvent e) {
+            c.flows.get(e.flowId()).slotFillers.put(e.slotFillerId(), new SnapshotContent.SlotFiller(e.referenceId(),
+                    new SlotFillerSettings(e.name(), e.type(), e.regex(), e.slot(), e.usePositiveOnly(),
+                            e.removeNegated(), e.storeResultInContext(), e.contextKey(), e.storeInContactProfile(),
+                            e.profileKey(), e.storeDetailedResults(), e.skipIfResultInContext(),
+                            e.additionalValidation(), e.resultLocation())));
+        } else if (event instanceof SlotFillerUpdatedEvent e) {
+            c.flows.get(e.flowId()).slotFillers.computeIfPresent(e.slotFillerId(), (id, old) ->
+                    new SnapshotContent.SlotFiller(old.referenceId(), new SlotFillerSettings(e.name(), e.type(),
+                            e.regex(), e.slot(), e.usePositiveOnly(), e.removeNegated(), e.storeResultInContext(),
+                            e.contextKey(), e.storeInContactProfile(), e.profileKey(), e.storeDetailedResults(),
+                            e.skipIfResultInContext(), e.additionalValidation(), e.resultLocation())));
+        } else if (event instanceof SlotFillerDeletedEvent e) {
+            Flow flow = c.flows.get(e.flowId());
+            if (flow != null) {
+                flow.slotFillers.remove(e.slotFillerId());
+            }
         } else if (event instanceof IntentCreatedEvent e) {
             Intent intent = new Intent(e.intentId(), e.flowId(), e.referenceId());
             intent.content = e;
@@ -347,7 +370,9 @@ public class ProjectCapture {
                                                 .map(intentRefs::get).filter(Objects::nonNull).toList()))
                                 .sorted(Comparator.comparing(SnapshotContent.State::referenceId)).toList(),
                         intentsByFlow.getOrDefault(f.id, List.of()).stream()
-                                .sorted(Comparator.comparing(SnapshotContent.Intent::referenceId)).toList()))
+                                .sorted(Comparator.comparing(SnapshotContent.Intent::referenceId)).toList(),
+                        f.slotFillers.values().stream()
+                                .sorted(Comparator.comparing(SnapshotContent.SlotFiller::referenceId)).toList()))
                 .sorted(Comparator.comparing(SnapshotContent.Flow::referenceId)).toList();
         return new SnapshotContent(SnapshotContent.FORMAT, locales, tokens, functions, flows);
     }

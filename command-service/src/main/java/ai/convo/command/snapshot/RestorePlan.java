@@ -18,6 +18,10 @@ import ai.convo.contract.locale.LocaleCreatedEvent;
 import ai.convo.contract.locale.LocaleDeletedEvent;
 import ai.convo.contract.locale.LocaleUpdatedEvent;
 import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
+import ai.convo.contract.slotfiller.SlotFillerCreatedEvent;
+import ai.convo.contract.slotfiller.SlotFillerDeletedEvent;
+import ai.convo.contract.slotfiller.SlotFillerSettings;
+import ai.convo.contract.slotfiller.SlotFillerUpdatedEvent;
 import ai.convo.contract.state.DefaultStateChangedEvent;
 import ai.convo.contract.state.StateCreatedEvent;
 import ai.convo.contract.state.StateDeletedEvent;
@@ -42,7 +46,7 @@ import org.axonframework.messaging.MetaData;
 /**
  * The events that make a project exactly a snapshot's content, computed before anything is written. They are
  * the same events the ordinary commands emit, so every write-side lookup and read model handles them as it
- * always does. Every resource (locale, token, function, flow, state, intent) is matched by referenceId: one the
+ * always does. Every resource (locale, token, function, flow, state, intent, slot filler) is matched by referenceId: one the
  * project still has keeps its {@code _id} and is updated to the snapshot's content where it differs (so scripts
  * and configurations holding its id keep working), one it lacks is created with a new {@code _id}, one the
  * snapshot lacks is deleted. A kept intent's sentences are replaced when they differ. Restoring into another
@@ -70,6 +74,7 @@ final class RestorePlan {
     static final String FUNCTION = "FunctionAggregate";
     static final String FLOW = "FlowAggregate";
     static final String INTENT = "IntentAggregate";
+    static final String SLOT_FILLER = "SlotFillerAggregate";
 
     /** On an event the plan also takes care of the consequences of (see CommandSideProcessing). */
     static final MetaData PLANNED = MetaData.with(CommandSideProcessing.CONSEQUENCES_PLANNED, true);
@@ -265,7 +270,55 @@ final class RestorePlan {
             }
             Map<String, String> intentIds = intents(flow, flowId, kept, current, localeIds);
             states(flow, flowId, kept, intentIds);
+            slotFillers(flow, flowId, kept);
         }
+    }
+
+    /** The flow's slot fillers made the snapshot's, kept by referenceId like tokens. */
+    private void slotFillers(SnapshotContent.Flow flow, String flowId, ProjectCapture.Flow kept) {
+        Map<String, String> idByReference = new HashMap<>();
+        if (kept != null) {
+            kept.slotFillers.forEach((id, filler) -> idByReference.put(filler.referenceId(), id));
+        }
+        Set<String> wanted = new HashSet<>();
+        flow.slotFillers().forEach(f -> wanted.add(f.referenceId()));
+        idByReference.forEach((reference, id) -> {
+            if (!wanted.contains(reference)) {
+                next(SLOT_FILLER, id, new SlotFillerDeletedEvent(id, flowId, projectId, organisationId, by, at));
+            }
+        });
+        for (SnapshotContent.SlotFiller filler : flow.slotFillers()) {
+            SlotFillerSettings s = filler.settings();
+            String id = idByReference.get(filler.referenceId());
+            if (id == null) {
+                String created = Ids.newId();
+                next(SLOT_FILLER, created, new SlotFillerCreatedEvent(created, flowId, projectId, organisationId,
+                        filler.referenceId(), s.name(), s.type(), s.regex(), s.slot(), s.usePositiveOnly(),
+                        s.removeNegated(), s.storeResultInContext(), s.contextKey(), s.storeInContactProfile(),
+                        s.profileKey(), s.storeDetailedResults(), s.skipIfResultInContext(), s.additionalValidation(),
+                        s.resultLocation(), by, at));
+                continue;
+            }
+            SlotFillerSettings now = kept.slotFillers.get(id).settings();
+            List<String> changed = changed(SLOT_FILLER_FIELDS, settingsValues(now), settingsValues(s));
+            if (!changed.isEmpty()) {
+                next(SLOT_FILLER, id, new SlotFillerUpdatedEvent(id, flowId, projectId, organisationId, changed,
+                        s.name(), s.type(), s.regex(), s.slot(), s.usePositiveOnly(), s.removeNegated(),
+                        s.storeResultInContext(), s.contextKey(), s.storeInContactProfile(), s.profileKey(),
+                        s.storeDetailedResults(), s.skipIfResultInContext(), s.additionalValidation(),
+                        s.resultLocation(), by, at));
+            }
+        }
+    }
+
+    private static final List<String> SLOT_FILLER_FIELDS = List.of("name", "type", "regex", "slot",
+            "usePositiveOnly", "removeNegated", "storeResultInContext", "contextKey", "storeInContactProfile",
+            "profileKey", "storeDetailedResults", "skipIfResultInContext", "additionalValidation", "resultLocation");
+
+    private static List<Object> settingsValues(SlotFillerSettings s) {
+        return Arrays.asList(s.name(), s.type(), s.regex(), s.slot(), s.usePositiveOnly(), s.removeNegated(),
+                s.storeResultInContext(), s.contextKey(), s.storeInContactProfile(), s.profileKey(),
+                s.storeDetailedResults(), s.skipIfResultInContext(), s.additionalValidation(), s.resultLocation());
     }
 
     /** The flow's intents made the snapshot's; answers the intent id of every snapshot intent referenceId. */

@@ -1,5 +1,7 @@
 package ai.convo.command.snapshot;
 
+import ai.convo.contract.slotfiller.SlotFillerSettings;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -24,7 +26,18 @@ record SnapshotContent(int format, List<Locale> locales, List<Token> tokens, Lis
     record Function(String referenceId, String name, String code, boolean disabled) {
     }
 
-    record Flow(String referenceId, String name, String description, List<State> states, List<Intent> intents) {
+    /**
+     * {@code slotFillers} is left out of the bytes when empty, so content without slot fillers (every snapshot taken
+     * before they existed) keeps its bytes and hash; one stored without them reads as none.
+     */
+    record Flow(String referenceId, String name, String description, List<State> states, List<Intent> intents,
+                @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SlotFiller> slotFillers) {
+        Flow {
+            slotFillers = slotFillers == null ? List.of() : slotFillers;
+        }
+    }
+
+    record SlotFiller(String referenceId, SlotFillerSettings settings) {
     }
 
     record State(String referenceId, String name, String type, boolean isDefault, List<String> intentReferences) {

@@ -24,9 +24,11 @@ class TaskExecution {
                           @Value("${app.tasks.poll-ms:300}") long pollMillis,
                           @Value("${app.tasks.threads:2}") int threads,
                           @Value("${app.tasks.max-attempts:3}") int maxAttempts,
-                          @Value("${app.tasks.shutdown-grace-ms:5000}") long shutdownGraceMillis) {
-        return new TaskRunner(runs, gateway, works,
-                new TaskRunner.Settings(leaseMillis, pollMillis, threads, maxAttempts, shutdownGraceMillis));
+                          @Value("${app.tasks.shutdown-grace-ms:5000}") long shutdownGraceMillis,
+                          @Value("${app.tasks.long-running.threads:4}") int longThreads,
+                          @Value("${app.tasks.long-running.per-organisation:2}") int longPerOrganisation) {
+        return new TaskRunner(runs, gateway, works, new TaskRunner.Settings(leaseMillis, pollMillis, threads,
+                maxAttempts, shutdownGraceMillis, longThreads, longPerOrganisation));
     }
 
     @Bean

@@ -48,12 +48,19 @@ import org.slf4j.LoggerFactory;
 class TaskRunner {
 
     /** Timings and sizes; tests use short leases. */
-    record Settings(long leaseMillis, long pollMillis, int threads, int maxAttempts, long shutdownGraceMillis) {
+    record Settings(long leaseMillis, long pollMillis, int threads, int maxAttempts, long shutdownGraceMillis,
+                    int longThreads, int longPerOrganisation) {
         public Settings {
-            if (leaseMillis < 100 || pollMillis < 10 || threads < 1 || maxAttempts < 1) {
+            if (leaseMillis < 100 || pollMillis < 10 || threads < 1 || maxAttempts < 1 || longThreads < 1
+                    || longPerOrganisation < 1) {
                 throw new IllegalArgumentException("task runner settings out of range: " + leaseMillis + " ms lease, "
-                        + pollMillis + " ms poll, " + threads + " threads, " + maxAttempts + " attempts");
+                        + pollMillis + " ms poll, " + threads + " threads, " + maxAttempts + " attempts, "
+                        + longThreads + " long-running threads, " + longPerOrganisation + " per organisation");
             }
+        }
+
+        Settings(long leaseMillis, long pollMillis, int threads, int maxAttempts, long shutdownGraceMillis) {
+            this(leaseMillis, pollMillis, threads, maxAttempts, shutdownGraceMillis, 4, 2);
         }
     }
 
@@ -72,6 +79,10 @@ class TaskRunner {
     private final ExecutorService workers;
     private final ExecutorService reporters;
     private final Semaphore slots;
+    /** Threads of the long-running lane ({@link TaskWork#longRunning}). */
+    private final Semaphore longSlots;
+    private final TaskRuns.Lane shortLane;
+    private final TaskRuns.Lane longLane;
     private final Set<Run> running = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean pollPending = new AtomicBoolean();
     private volatile boolean stopped;
@@ -91,9 +102,16 @@ class TaskRunner {
         this.settings = settings;
         int instance = INSTANCES.get();
         this.timer = Executors.newScheduledThreadPool(2, threads("task-timer-" + instance));
-        this.workers = Executors.newFixedThreadPool(settings.threads(), threads("task-worker-" + instance));
-        this.reporters = Executors.newFixedThreadPool(settings.threads(), threads("task-report-" + instance));
+        int all = settings.threads() + settings.longThreads();
+        this.workers = Executors.newFixedThreadPool(all, threads("task-worker-" + instance));
+        this.reporters = Executors.newFixedThreadPool(all, threads("task-report-" + instance));
         this.slots = new Semaphore(settings.threads());
+        this.longSlots = new Semaphore(settings.longThreads());
+        java.util.Set<String> longTypes = this.works.values().stream().filter(TaskWork::longRunning)
+                .map(TaskWork::type).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        this.shortLane = new TaskRuns.Lane(longTypes, false, Integer.MAX_VALUE);
+        this.longLane = longTypes.isEmpty() ? null
+                : new TaskRuns.Lane(longTypes, true, settings.longPerOrganisation());
     }
 
     private static Map<String, TaskWork> byType(Collection<TaskWork> works) {
@@ -125,9 +143,9 @@ class TaskRunner {
         timer.scheduleWithFixedDelay(this::poll, 0, settings.pollMillis(), TimeUnit.MILLISECONDS);
         long beat = Math.max(50, settings.leaseMillis() / 3);
         timer.scheduleWithFixedDelay(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS);
-        log.info("Task runner {} started: lease {} ms, poll {} ms, {} threads, {} attempts, works {}", runnerId,
-                settings.leaseMillis(), settings.pollMillis(), settings.threads(), settings.maxAttempts(),
-                works.keySet());
+        log.info("Task runner {} started: lease {} ms, poll {} ms, {} threads (+{} long-running, {} per organisation), "
+                + "{} attempts, works {}", runnerId, settings.leaseMillis(), settings.pollMillis(), settings.threads(),
+                settings.longThreads(), settings.longPerOrganisation(), settings.maxAttempts(), works.keySet());
     }
 
     /** Looks for work now instead of at the next poll, e.g. after this process created a task. */
@@ -179,37 +197,45 @@ class TaskRunner {
             return;
         }
         try {
-            while (!stopped && slots.tryAcquire()) {
-                Optional<TaskRuns.Claim> claim;
-                try {
-                    claim = runs.claim(runnerId, settings.leaseMillis());
-                } catch (RuntimeException e) {
-                    slots.release();
-                    log.warn("Task runner {} could not claim a task: {}", runnerId, e.toString());
-                    return;
-                }
-                if (claim.isEmpty()) {
-                    slots.release();
-                    return;
-                }
-                TaskRuns.Claim claimed = claim.get();
-                try {
-                    workers.execute(() -> {
-                        try {
-                            handle(claimed);
-                        } finally {
-                            slots.release();
-                            wake();
-                        }
-                    });
-                } catch (RejectedExecutionException stopping) {
-                    // the lease expires and another runner takes the task
-                    slots.release();
-                    return;
-                }
+            claimInto(slots, shortLane);
+            if (longLane != null) {
+                claimInto(longSlots, longLane);
             }
         } catch (RuntimeException | Error e) {
             log.error("Task runner {} poll failed", runnerId, e);
+        }
+    }
+
+    /** Claims tasks of the lane while it has free threads. */
+    private void claimInto(Semaphore lane, TaskRuns.Lane which) {
+        while (!stopped && lane.tryAcquire()) {
+            Optional<TaskRuns.Claim> claim;
+            try {
+                claim = runs.claim(runnerId, settings.leaseMillis(), which);
+            } catch (RuntimeException e) {
+                lane.release();
+                log.warn("Task runner {} could not claim a task: {}", runnerId, e.toString());
+                return;
+            }
+            if (claim.isEmpty()) {
+                lane.release();
+                return;
+            }
+            TaskRuns.Claim claimed = claim.get();
+            try {
+                workers.execute(() -> {
+                    try {
+                        handle(claimed);
+                    } finally {
+                        lane.release();
+                        wake();
+                    }
+                });
+            } catch (RejectedExecutionException stopping) {
+                // the lease expires and another runner takes the task
+                lane.release();
+                return;
+            }
         }
     }
 
@@ -254,8 +280,13 @@ class TaskRunner {
                 return;
             }
             if (claim.status() == TaskStatus.active && claim.attempts() >= settings.maxAttempts()) {
-                endFailed(taskId, claim.attempts(), "The runner stopped responding " + claim.attempts() + " times "
-                        + "(process stopped or unreachable); the task was given up.");
+                String reason = "The runner stopped responding " + claim.attempts() + " times (process stopped or "
+                        + "unreachable); the task was given up.";
+                endFailed(taskId, claim.attempts(), reason);
+                TaskWork work = works.get(claim.type());
+                if (work != null) {
+                    work.givenUp(claim.taskId(), claim.parameters(), reason);
+                }
                 return;
             }
             int attempt = claim.attempts() + 1;

@@ -4,6 +4,7 @@ import ai.convo.contract.task.TaskStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.type.TypeReference;
@@ -24,24 +25,58 @@ class TaskRuns {
     }
 
     private static final String OPEN = "('queued', 'active', 'cancelling')";
+    /**
+     * Which tasks a claim may take. Long-running types (a function run: minutes of waiting on HTTP) have a lane of
+     * their own, so they never hold the threads other tasks need, and at most {@code perOrganisation} of one
+     * organisation's run at once (over all replicas). They neither wait for nor hold up their project's other tasks:
+     * they change no project state.
+     */
+    record Lane(Set<String> longRunningTypes, boolean longRunning, int perOrganisation) {
+        static final Lane ALL = new Lane(Set.of(), false, Integer.MAX_VALUE);
+
+        Lane {
+            for (String type : longRunningTypes) {
+                if (!type.matches("[A-Za-z0-9_-]{1,64}")) {
+                    throw new IllegalArgumentException("task type not usable in a claim: " + type);
+                }
+            }
+            longRunningTypes = Set.copyOf(longRunningTypes);
+        }
+
+        /** The long-running types as an SQL list; types are checked above, so they can be inlined. */
+        String list() {
+            return longRunningTypes.isEmpty() ? "('')" : longRunningTypes.stream().sorted()
+                    .map(t -> "'" + t + "'").collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+        }
+    }
 
     /**
-     * The oldest claimable task, locked so no other runner takes it: the first unfinished task of its project (so
-     * tasks of a project start in order and never overlap) whose lease is free or expired (its runner died), or a
-     * task cancelled before it ever started (it will not run, so it waits for nobody).
+     * The oldest claimable task of the lane, locked so no other runner takes it: the first unfinished task of its
+     * project (so tasks of a project start in order and never overlap; long-running ones aside) whose lease is free
+     * or expired (its runner died), or a task cancelled before it ever started (it will not run, so it waits for
+     * nobody).
      */
-    private static final String CLAIM = "UPDATE task_run r SET runner_id = ?, lease_until = now() + ? * interval '1 millisecond' "
-            + "WHERE r.task_id = (SELECT h.task_id FROM task_run h "
-            + "  WHERE h.status IN " + OPEN + " AND (h.lease_until IS NULL OR h.lease_until < now()) "
-            + "  AND ((h.status = 'cancelling' AND h.attempts = 0) OR NOT EXISTS (SELECT 1 FROM task_run e "
-            + "       WHERE e.project_id = h.project_id AND e.status IN " + OPEN + " AND e.seq < h.seq)) "
-            // the organisation with the fewest tasks running goes first: one with many projects does not take every
-            // runner while another's task waits behind all of its own
-            + "  ORDER BY (SELECT count(*) FROM task_run a WHERE a.organisation_id = h.organisation_id "
-            + "    AND a.status IN " + OPEN + " AND a.lease_until >= now()), h.seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
-            + "RETURNING r.task_id, r.project_id, r.organisation_id, r.type, r.status, r.attempts, r.parameters, "
-            + "r.created_by, r.creator_role";
+    private static String claim(Lane lane) {
+        String longTypes = lane.list();
+        String inLane = lane.longRunning() ? "h.type IN " + longTypes
+                + " AND (SELECT count(*) FROM task_run a WHERE a.organisation_id = h.organisation_id AND a.type IN "
+                + longTypes + " AND a.status IN " + OPEN + " AND a.lease_until >= now()) < " + lane.perOrganisation()
+                : "h.type NOT IN " + longTypes;
+        return "UPDATE task_run r SET runner_id = ?, lease_until = now() + ? * interval '1 millisecond' "
+                + "WHERE r.task_id = (SELECT h.task_id FROM task_run h "
+                + "  WHERE h.status IN " + OPEN + " AND (h.lease_until IS NULL OR h.lease_until < now()) AND " + inLane
+                + "  AND ((h.status = 'cancelling' AND h.attempts = 0) OR h.type IN " + longTypes
+                + "    OR NOT EXISTS (SELECT 1 FROM task_run e WHERE e.project_id = h.project_id AND e.status IN " + OPEN
+                + "       AND e.seq < h.seq AND e.type NOT IN " + longTypes + ")) "
+                // the organisation with the fewest tasks running goes first: one with many projects does not take every
+                // runner while another's task waits behind all of its own
+                + "  ORDER BY (SELECT count(*) FROM task_run a WHERE a.organisation_id = h.organisation_id "
+                + "    AND a.status IN " + OPEN + " AND a.lease_until >= now()), h.seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                + "RETURNING r.task_id, r.project_id, r.organisation_id, r.type, r.status, r.attempts, r.parameters, "
+                + "r.created_by, r.creator_role";
+    }
 
+    private final java.util.Map<Lane, String> claims = new java.util.concurrent.ConcurrentHashMap<>();
     private final JdbcTemplate jdbc;
 
     TaskRuns(JdbcTemplate jdbc) {
@@ -49,7 +84,11 @@ class TaskRuns {
     }
 
     Optional<Claim> claim(String runnerId, long leaseMillis) {
-        List<Claim> claimed = jdbc.query(CLAIM, (rs, i) -> new Claim(rs.getString("task_id"), rs.getString("project_id"),
+        return claim(runnerId, leaseMillis, Lane.ALL);
+    }
+
+    Optional<Claim> claim(String runnerId, long leaseMillis, Lane lane) {
+        List<Claim> claimed = jdbc.query(claims.computeIfAbsent(lane, TaskRuns::claim), (rs, i) -> new Claim(rs.getString("task_id"), rs.getString("project_id"),
                 rs.getString("organisation_id"), rs.getString("type"), TaskStatus.valueOf(rs.getString("status")),
                 rs.getInt("attempts"), parameters(rs.getString("parameters")), rs.getString("created_by"),
                 rs.getString("creator_role")), runnerId, leaseMillis);

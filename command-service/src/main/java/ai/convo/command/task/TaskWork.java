@@ -18,4 +18,19 @@ public interface TaskWork {
      * {@link TaskFailedException} becomes {@code failReason}, other exceptions give a generic reason.
      */
     void run(TaskContext context) throws Exception;
+
+    /**
+     * Work that may take minutes of waiting (a function run) runs in a lane of its own, with its own threads and a
+     * limit per organisation, so it never holds the threads other tasks need.
+     */
+    default boolean longRunning() {
+        return false;
+    }
+
+    /**
+     * The runner gave the task up without running it again ({@code reason} says why, e.g. its runners kept dying):
+     * work that keeps state of its own outside the task ends it here. Nothing by default.
+     */
+    default void givenUp(String taskId, java.util.Map<String, Object> parameters, String reason) {
+    }
 }

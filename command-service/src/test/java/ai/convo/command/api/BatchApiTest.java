@@ -284,17 +284,13 @@ class BatchApiTest extends FlowApiSupport {
     }
 
     @Test
-    void givenTheNluOperationsOfTheClient_whenCalled_then501SayingThereIsNoNluAndNothingIsStored() {
+    void givenSentenceGeneration_whenCalled_then501SayingThereIsNoTextGeneratorAndNothingIsStored() {
         // given
         long before = eventCount();
-        String projectId = jdbc.queryForObject("SELECT project_id FROM cmd_flow_lookup WHERE flow_id = ?", String.class,
-                flowId);
-        // when / then
-        for (String path : List.of(sentences() + "/generate?localeId=" + localeId + "&limit=5",
-                "/v2.0/flows/" + flowId + "/intents/train", "/v2.0/projects/" + projectId + "/trainallflows")) {
-            send("POST", path, ADMIN_KEY, null).expectStatus().isEqualTo(501)
-                    .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("NLU service"));
-        }
+        // when / then (training is a task now: TrainingApiTest)
+        send("POST", sentences() + "/generate?localeId=" + localeId + "&limit=5", ADMIN_KEY, null).expectStatus()
+                .isEqualTo(501).expectBody().jsonPath("$.detail").value(d -> assertThat((String) d)
+                        .contains("text generator"));
         send("POST", "/v2.0/flows/not-an-id/intents/train", ADMIN_KEY, null).expectStatus().isBadRequest();
         assertThat(eventCount()).isEqualTo(before);
     }

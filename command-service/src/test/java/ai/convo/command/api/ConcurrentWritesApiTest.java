@@ -124,6 +124,35 @@ class ConcurrentWritesApiTest extends ApiTestBase {
     }
 
     @Test
+    void twentyIdenticalPatchesOfOneSlotFillerAllAnswerTheSameRecord() {
+        // given a slot filler (as flow/slotfillers/id)
+        Supplier<String> filler = () -> {
+            String flowId = newFlow();
+            return flowId + "/slotfillers/" + json(HttpMethod.POST, "/v2.0/flows/" + flowId + "/slotfillers",
+                    Map.of("name", "Zip", "type", "regex", "regex", "^[0-9]{5}$"), 201).get("_id");
+        };
+        // when twenty clients send the same PATCH at once
+        // then each is decided on what the one before left: all 200
+        burstTwice(filler, path -> status(HttpMethod.PATCH, "/v2.0/flows/" + path,
+                        Map.of("name", "Postcode", "type", "slot", "slot", "zip")),
+                answers -> assertThat(statuses(answers)).containsOnly(200));
+    }
+
+    @Test
+    void twentyDeletesOfOneSlotFillerFindItGoneButOnce() {
+        // given a slot filler
+        Supplier<String> filler = () -> {
+            String flowId = newFlow();
+            return flowId + "/slotfillers/" + json(HttpMethod.POST, "/v2.0/flows/" + flowId + "/slotfillers",
+                    Map.of("name", "Age", "type", "age"), 201).get("_id");
+        };
+        // when twenty clients delete it at once
+        // then one deletes it, nineteen find it gone
+        burstTwice(filler, path -> status(HttpMethod.DELETE, "/v2.0/flows/" + path, null),
+                answers -> assertThat(statuses(answers)).containsOnly(204, 404).containsOnlyOnce(204));
+    }
+
+    @Test
     void twentyCreatesOfOneLabelInOneProjectStoreOne() {
         // given a project: each burst posts its own label
         // when twenty clients create a token of one label at once (twenty aggregates: they do not take turns, and

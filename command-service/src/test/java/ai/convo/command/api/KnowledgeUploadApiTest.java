@@ -211,4 +211,37 @@ class KnowledgeUploadApiTest extends SnapshotWorkSupport {
         assertThat(sourceOf(again)).isNotEqualTo(sourceOf(first));
         awaitDone((String) again.get("_id"));
     }
+
+    @Test
+    void givenAnotherOrganisationsStore_whenUploadedTo_thenTheSame404AsForNoStoreAndNothingStored() {
+        // given
+        String stranger = otherOrganisationKey("uploads-" + UUID.randomUUID() + "@example.com");
+        long before = eventCount();
+        // when
+        String foreign = uploadAs(stranger, storeId).expectStatus().isNotFound().expectBody(String.class)
+                .returnResult().getResponseBody();
+        String absent = "0123456789abcdef01234567";
+        String missing = uploadAs(stranger, absent).expectStatus().isNotFound().expectBody(String.class)
+                .returnResult().getResponseBody();
+        // then: one answer for "not yours" and "not there", apart from the id, the instance and the trace
+        assertThat(strip(foreign, storeId)).isEqualTo(strip(missing, absent));
+        assertThat(eventCount()).isEqualTo(before);
+    }
+
+    private WebTestClient.ResponseSpec uploadAs(String key, String store) {
+        MultipartBodyBuilder parts = new MultipartBodyBuilder();
+        parts.part("file", new ByteArrayResource(Documents.text("Opening hours are nine to five.")) {
+            @Override
+            public String getFilename() {
+                return "fake.txt";
+            }
+        });
+        return http.post().uri("/v2.0/knowledgestores/" + store + "/sources/upload").header("X-API-Key", key)
+                .contentType(MediaType.MULTIPART_FORM_DATA).body(BodyInserters.fromMultipartData(parts.build()))
+                .exchange();
+    }
+
+    private static String strip(String problem, String id) {
+        return problem.replace(id, "{id}").replaceAll("\"traceId\":\"[0-9a-f]+\"", "");
+    }
 }

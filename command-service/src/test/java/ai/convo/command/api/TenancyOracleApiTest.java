@@ -65,12 +65,18 @@ class TenancyOracleApiTest extends IntentApiSupport {
             entry("POST /v2.0/functions", "{\"projectId\":\"{projectId}\",\"name\":\"{fresh}\",\"code\":\"return 1;\"}"),
             entry("PATCH /v2.0/functions/{functionId}", "{\"name\":\"{fresh}\"}"),
             entry("DELETE /v2.0/functions/{functionId}", ""),
+            entry("POST /v2.0/functions/{functionId}/trigger", "{\"userId\":\"{fresh}\"}"),
+            entry("POST /v2.0/functions/{functionId}/instances/{instanceId}/stop", ""),
             entry("POST /v2.0/knowledgestores", "{\"projectId\":\"{projectId}\",\"name\":\"{fresh}\",\"language\":\"en-US\"}"),
             entry("PATCH /v2.0/knowledgestores/{knowledgeStoreId}", "{\"name\":\"{fresh}\"}"),
             entry("DELETE /v2.0/knowledgestores/{knowledgeStoreId}", ""),
             entry("POST /v2.0/knowledgestores/{knowledgeStoreId}/sources", "{\"name\":\"{fresh}\",\"type\":\"manual\"}"),
             entry("PATCH /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}", "{\"name\":\"{fresh}\"}"),
             entry("DELETE /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}", ""),
+            entry("POST /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks", "{\"text\":\"{fresh}\"}"),
+            entry("PATCH /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks/{chunkId}",
+                    "{\"text\":\"{fresh}\"}"),
+            entry("DELETE /v2.0/knowledgestores/{knowledgeStoreId}/sources/{sourceId}/chunks/{chunkId}", ""),
             entry("POST /v2.0/flows/{flowId}/states", "{\"name\":\"{fresh}\",\"intentIds\":[\"{intentId}\"]}"),
             entry("PATCH /v2.0/flows/{flowId}/states/{stateId}", "{\"intentIds\":[\"{intentId}\"]}"),
             entry("PATCH /v2.0/flows/{flowId}/states", "{\"operations\":[{\"op\":\"update\",\"id\":\"{stateId}\","
@@ -105,7 +111,15 @@ class TenancyOracleApiTest extends IntentApiSupport {
             entry("DELETE /v2.0/flows/{flowId}/intents/{intentId}/sentences/{sentenceId}", ""),
             entry("POST /v2.0/flows/{flowId}/intents/{intentId}/sentences/generate", "{}"),
             entry("POST /v2.0/flows/{flowId}/intents/train", "{}"),
-            entry("POST /v2.0/projects/{projectId}/trainallflows", "{}"));
+            entry("POST /v2.0/projects/{projectId}/trainallflows", "{}"),
+            entry("POST /v2.0/flows/{flowId}/slotfillers", "{\"name\":\"{fresh}\",\"type\":\"age\"}"),
+            entry("PATCH /v2.0/flows/{flowId}/slotfillers/{slotFillerId}", "{\"name\":\"{fresh}\"}"),
+            entry("PATCH /v2.0/flows/{flowId}/slotfillers", "{\"operations\":[{\"op\":\"update\","
+                    + "\"id\":\"{slotFillerId}\",\"value\":{\"name\":\"{fresh}\"}},{\"op\":\"create\","
+                    + "\"value\":{\"name\":\"{fresh}\",\"type\":\"slot\",\"slot\":\"city\"}}]}"),
+            entry("DELETE /v2.0/flows/{flowId}/slotfillers/{slotFillerId}", ""),
+            entry("POST /v2.0/projects/createbytemplate", "{\"name\":\"{fresh}\",\"locale\":\"en-US\","
+                    + "\"templateConfiguration\":{\"template\":\"support\"}}"));
 
     /** Write routes no organisation's key reaches (system administrators', or the system's own). */
     private static final List<String> NOT_AN_ORGANISATIONS = List.of(
@@ -115,7 +129,7 @@ class TenancyOracleApiTest extends IntentApiSupport {
 
     /** Multipart routes: their form fields are checked by their own tests (below, the same way). */
     private static final List<String> MULTIPART = List.of("POST /v2.0/snapshots/upload",
-            "POST /v2.0/flows/{flowId}/intents/import");
+            "POST /v2.0/flows/{flowId}/intents/import", "POST /v2.0/knowledgestores/{knowledgeStoreId}/sources/upload");
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)}");
 
@@ -255,7 +269,7 @@ class TenancyOracleApiTest extends IntentApiSupport {
         if (!route.startsWith("DELETE")) {
             return route.startsWith("POST") ? 0 : 1;
         }
-        List<String> leavesFirst = List.of("sentences", "learningsentences", "intents", "states", "sources",
+        List<String> leavesFirst = List.of("sentences", "slotfillers", "learningsentences", "intents", "states", "sources",
                 "knowledgestores", "snippets", "functions", "locales", "flows", "snapshots", "apikeys", "external",
                 "projects");
         for (int i = 0; i < leavesFirst.size(); i++) {
@@ -338,8 +352,16 @@ class TenancyOracleApiTest extends IntentApiSupport {
                 Map.of("text", "hello there", "localeId", ids.get("localeId"))));
         ids.put("stateId", created(key, HttpMethod.POST, "/v2.0/flows/" + flowId + "/states",
                 Map.of("name", "Start", "intentIds", List.of(intentId))));
+        ids.put("slotFillerId", created(key, HttpMethod.POST, "/v2.0/flows/" + flowId + "/slotfillers",
+                Map.of("name", "Zip", "type", "regex", "regex", "^[0-9]{5}$")));
         ids.put("functionId", created(key, HttpMethod.POST, "/v2.0/functions",
                 Map.of("projectId", projectId, "name", "F", "code", "return 1;")));
+        ids.put("instanceId", (String) json(send(HttpMethod.POST, "/v2.0/functions/" + ids.get("functionId") + "/trigger",
+                key, Map.of()), 202).get("functionInstanceId"));
+        // its run ends before any request is counted: its events must not look like a request's
+        SnapshotWorkSupport.eventually(() -> List.of("done", "error", "cancelled").contains(jdbc.queryForList(
+                "SELECT status FROM task_run WHERE parameters::text LIKE ?", String.class,
+                "%" + ids.get("instanceId") + "%").stream().findFirst().orElse("")), "the run of " + ids.get("instanceId"));
         ids.put("snippetId", created(key, HttpMethod.POST, "/v2.0/projects/" + projectId + "/snippets",
                 Map.of("label", "L", "type", "custom", "script", "x")));
         String storeId = created(key, HttpMethod.POST, "/v2.0/knowledgestores",
@@ -349,6 +371,8 @@ class TenancyOracleApiTest extends IntentApiSupport {
                 Map.of("name", "Manual", "type", "manual")), 201);
         Object record = source.containsKey("knowledgeSource") ? source.get("knowledgeSource") : source;
         ids.put("sourceId", (String) ((Map<String, Object>) record).get("_id"));
+        ids.put("chunkId", created(key, HttpMethod.POST, "/v2.0/knowledgestores/" + storeId + "/sources/"
+                + ids.get("sourceId") + "/chunks", Map.of("text", "We open at nine.")));
         ids.put("apiKeyId", (String) json(send(HttpMethod.POST, "/v2.0/users/me/apikeys", key, Map.of()), 201).get("_id"));
         ids.put("userId", userId != null ? userId : jdbc.queryForObject(
                 "SELECT user_id FROM identity_api_key WHERE id = ?", String.class, ids.get("apiKeyId")));

@@ -6,6 +6,7 @@ import ai.convo.command.flow.FlowAggregate;
 import ai.convo.command.function.FunctionAggregate;
 import ai.convo.command.intent.IntentAggregate;
 import ai.convo.command.project.ProjectAggregate;
+import ai.convo.command.slotfiller.SlotFillerAggregate;
 import ai.convo.command.token.TokenAggregate;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,10 +17,11 @@ class RestorePlanTest {
     @Test
     void givenTheAggregatesARestoreWritesTo_whenNamed_thenTheNamesAreTheirClassNames() {
         List<String> named = List.of(RestorePlan.PROJECT, RestorePlan.TOKEN, RestorePlan.FUNCTION, RestorePlan.FLOW,
-                RestorePlan.INTENT);
+                RestorePlan.INTENT, RestorePlan.SLOT_FILLER);
 
         assertThat(named).containsExactly(ProjectAggregate.class.getSimpleName(),
                 TokenAggregate.class.getSimpleName(), FunctionAggregate.class.getSimpleName(),
-                FlowAggregate.class.getSimpleName(), IntentAggregate.class.getSimpleName());
+                FlowAggregate.class.getSimpleName(), IntentAggregate.class.getSimpleName(),
+                SlotFillerAggregate.class.getSimpleName());
     }
 }

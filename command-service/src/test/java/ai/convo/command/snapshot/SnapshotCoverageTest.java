@@ -59,7 +59,8 @@ class SnapshotCoverageTest {
         // then
         assertThat(problems).isEmpty();
         assertThat(ResourceTypes.ALL.stream().filter(t -> t.snapshot().included()).map(ResourceType::name))
-                .containsExactly("locale", "snippet", "function", "flow", "flowState", "intent", "examplesentence");
+                .containsExactly("locale", "snippet", "function", "flow", "flowState", "intent", "examplesentence",
+                        "slotFiller");
     }
 
     /** Planted: a type held by snapshots that the capture ignores, one with no creation event, one that says nothing. */

@@ -135,6 +135,34 @@ class TaskRunnerReplicaTest {
     }
 
     @Test
+    void givenLongRunningTasks_thenTheyHaveTheirOwnLaneNeitherHoldUpTheirProjectNorExceedTheOrganisationsShare() {
+        // given: organisation A queues three long-running tasks, then a short one in the same project; B one long one
+        Actor other = new Actor(Ids.newId(), Ids.newId(), Role.ORG_ADMIN);
+        String project = project();
+        List<String> longOnes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            longOnes.add(submit(project, "test-long", Map.of()));
+        }
+        String shortOne = submit(project, "test-gate", Map.of());
+        String theirs = submitter.submit(TaskId.generate(), "test-long", ProjectId.of(project(other)), Map.of(), other)
+                .taskId().value();
+        TaskRuns.Lane shortLane = new TaskRuns.Lane(Set.of("test-long"), false, Integer.MAX_VALUE);
+        TaskRuns.Lane longLane = new TaskRuns.Lane(Set.of("test-long"), true, 2);
+
+        // when / then: the short lane takes the short task at once (the long ones queued before it do not hold it up)
+        assertThat(runs.claim("lane-short", 60_000, shortLane).map(TaskRuns.Claim::taskId)).contains(shortOne);
+        assertThat(runs.claim("lane-short", 60_000, shortLane)).isEmpty();
+        // and the long lane takes B's first (A already runs a task), then two of A's, then nothing: A has its share
+        List<String> claimed = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            runs.claim("lane-long-" + i, 60_000, longLane).ifPresent(claim -> claimed.add(claim.taskId()));
+        }
+        assertThat(claimed).containsExactly(theirs, longOnes.get(0), longOnes.get(1));
+        jdbc.update("UPDATE task_run SET status = 'done', lease_until = NULL WHERE task_id IN (?, ?, ?, ?, ?)",
+                longOnes.get(0), longOnes.get(1), longOnes.get(2), shortOne, theirs);
+    }
+
+    @Test
     void givenARunnerKilledMidTask_whenItsLeaseExpires_thenAnotherRunnerTakesOverWithinLeasePlusPollAndFinishes()
             throws Exception {
         // given: the first replica runs a task that blocks at its gate

@@ -30,6 +30,7 @@ public record EventFacts(String organisationId, String projectId, String resourc
             "ai.convo.contract.identity.UserRegisteredEvent", "ai.convo.contract.voiceassistant.VoiceAssistantLinkedEvent");
 
     private static final Set<String> ACTOR_FIELDS = Set.of("createdBy", "changedBy", "deletedBy", "requestedBy",
+            "triggeredBy", "stoppedBy",
             "linkedBy", "unlinkedBy", "ingestedBy");
 
     /** The event's type on the wire: its class's simple name without "Event" (LocaleUpdated). */

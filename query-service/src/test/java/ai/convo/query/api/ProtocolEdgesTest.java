@@ -29,6 +29,7 @@ class ProtocolEdgesTest extends QueryTestBase {
     /** Routes whose GET is not a read of one resource: asOf means nothing there (each says why). */
     private static final Set<String> NOT_SINGLE_READS = Set.of(
             "/new/health", "/new/health/ready",                 // liveness and readiness
+            "/new/openapi.json",                                // the API's description, of no resource
             "/new/v2.0/eventlog",                               // a stream of the log itself, from a position
             "/new/v3.0/callcounter");                           // a report over days it names itself
 

@@ -113,18 +113,20 @@ class ResourceTypeTablesTest extends QueryTestBase {
     /** A planted type whose migration was forgotten: no table, no trigger, and its route not served. */
     @Test
     void givenATypeWithoutItsMigration_whenChecked_thenTheGuardNamesTheTableTheTriggerAndTheRoute() {
-        ResourceType planted = ResourceType.named("slotFiller", "slotFillerId", "SlotFiller")
-                .view("slot_filler_view", "slot-fillers").history("Slot filler", "/v2.0/slotfillers/{slotFillerId}/history")
+        // planted under a name no real type has (slot fillers, planted here first, are real now)
+        ResourceType planted = ResourceType.named("plantedWidget", "widgetId", "PlantedWidget")
+                .view("planted_widget_view", "planted-widgets")
+                .history("Planted widget", "/v2.0/plantedwidgets/{widgetId}/history")
                 .notInSnapshots("planted");
         List<ResourceType> types = new ArrayList<>(ResourceTypes.ALL);
         types.add(planted);
         List<String> problems = problems(types, schema(jdbc), servedGetRoutes());
         assertThat(problems).containsExactly(
-                "slotFiller: its table slot_filler_view is not in the schema",
-                "slotFiller: slot_filler_view has no row_history trigger (CREATE TRIGGER slot_filler_view_history "
-                        + "AFTER INSERT OR UPDATE OR DELETE ON slot_filler_view FOR EACH ROW EXECUTE FUNCTION "
+                "plantedWidget: its table planted_widget_view is not in the schema",
+                "plantedWidget: planted_widget_view has no row_history trigger (CREATE TRIGGER planted_widget_view_history "
+                        + "AFTER INSERT OR UPDATE OR DELETE ON planted_widget_view FOR EACH ROW EXECUTE FUNCTION "
                         + "keep_row_history())",
-                "slotFiller: its history route /v2.0/slotfillers/{slotFillerId}/history is not served");
+                "plantedWidget: its history route /v2.0/plantedwidgets/{widgetId}/history is not served");
     }
 
     /** A real table created without its trigger (in a transaction rolled back): the schema check finds it. */

@@ -29,7 +29,7 @@ public final class ResourceTypes {
                     .view("locale_view", "locales").history("Locale", "/v2.0/locales/{localeId}/history").inSnapshots(),
             named("snippet", "tokenId", "Token").view("token_view", "tokens")
                     .history("Token", "/v2.0/projects/{projectId}/snippets/{snippetId}/history").inSnapshots(),
-            named("function", "functionId", "Function").view("function_view", "functions")
+            named("function", "functionId", "FunctionCreated", "FunctionUpdated", "FunctionDeleted").view("function_view", "functions")
                     .history("Function", "/v2.0/functions/{functionId}/history").inSnapshots(),
             named("flow", "flowId", "Flow").view("flow_view", "flows")
                     .history("Flow", "/v2.0/flows/{flowId}/history").inSnapshots(),
@@ -76,7 +76,15 @@ public final class ResourceTypes {
             named("apiKey", "apiKeyId", "ApiKey").under("user:userId").noHistory(IDENTITY)
                     .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT),
             named("organisation", "organisationId", "Organisation").noHistory(IDENTITY)
-                    .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT));
+                    .notInSnapshots("organisation-level identity, " + NOT_PROJECT_CONTENT),
+            // types added after the first release go last: the shipped projections keep their order
+            named("functionInstance", "functionInstanceId", "FunctionInstance").under("function:functionId")
+                    .view("function_instance_view", "function-instances")
+                    .history("Function instance", "/v2.0/functions/{functionId}/instances/{instanceId}/history")
+                    .notInSnapshots("an instance is a run of a function, not content of a project"),
+            named("slotFiller", "slotFillerId", "SlotFiller").under("flow:flowId")
+                    .view("slot_filler_view", "slotfillers")
+                    .history("Slot filler", "/v2.0/flows/{flowId}/slotfillers/{slotFillerId}/history").inSnapshots());
 
     /** Every event-name prefix with its type, the longest first: the first that matches is the longest. */
     private static final List<Map.Entry<String, ResourceType>> BY_PREFIX;

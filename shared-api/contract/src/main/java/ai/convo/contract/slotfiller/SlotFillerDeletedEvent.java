@@ -1,0 +1,10 @@
+package ai.convo.contract.slotfiller;
+
+public record SlotFillerDeletedEvent(
+        String slotFillerId,
+        String flowId,
+        String projectId,
+        String organisationId,
+        String deletedBy,
+        long deletedAt) {
+}
