@@ -7,6 +7,7 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.readmodel.ReadModel;
+import ai.convo.query.web.AsOf;
 import ai.convo.query.web.QueryParams;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -47,6 +48,7 @@ public class KnowledgeSearchController {
                                                @PathVariable String knowledgeStoreId) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("knowledgeStoreId", knowledgeStoreId);
+        AsOf.refuse(exchange, "a search reads the store as it stands; each chunk's read takes asOf");
         MultiValueMap<String, String> params = exchange.getRequest().getQueryParams();
         String query = params.getFirst("query");
         if (query == null || query.isBlank() || query.length() > MAX_QUERY_LENGTH) {
