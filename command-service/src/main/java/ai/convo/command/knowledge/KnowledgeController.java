@@ -1,5 +1,7 @@
 package ai.convo.command.knowledge;
 
+import ai.convo.command.knowledge.ingest.ProcessKnowledgeSourceUrlWork;
+import ai.convo.command.task.TaskRequests;
 import ai.convo.command.web.Clock;
 import ai.convo.command.web.Commands;
 import ai.convo.contract.common.Ids;
@@ -20,12 +22,14 @@ import ai.convo.contract.knowledge.UpdateKnowledgeSourceCommand;
 import ai.convo.contract.knowledge.UpdateKnowledgeStoreCommand;
 import ai.convo.contract.locale.NluLanguage;
 import ai.convo.contract.project.ProjectId;
+import ai.convo.contract.task.TaskId;
 import ai.convo.http.body.JsonBody;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Representation;
 import ai.convo.http.security.ApiPrincipal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,9 +56,13 @@ class KnowledgeController {
     private static final Set<String> PATCH_FIELDS = Set.of("name", "description", "status", "metaData", "data");
 
     private final Commands commands;
+    private final KnowledgeStoreLookup stores;
+    private final TaskRequests tasks;
 
-    public KnowledgeController(Commands commands) {
+    public KnowledgeController(Commands commands, KnowledgeStoreLookup stores, TaskRequests tasks) {
         this.commands = commands;
+        this.stores = stores;
+        this.tasks = tasks;
     }
 
     @PostMapping("/v2.0/knowledgestores")
@@ -108,8 +116,10 @@ class KnowledgeController {
 
     /**
      * Manual and ctxt sources answer {@code ready}; the others {@code ingesting}, until the ingestion step ends. The
-     * answer is the official client's {@code {knowledgeSource, taskData}}; {@code taskData} is absent (the type makes
-     * it optional) because ingestion here is no Task a client could follow: the source's status is its progress.
+     * answer is the official client's {@code {knowledgeSource, taskData}}. A url source with a URL is fetched and
+     * ingested by a processKnowledgeSourceUrl Task, created with the source in one transaction: {@code taskData} is
+     * that Task. Other sources carry no task ({@code taskData} is optional in the client's type): their status is
+     * their progress.
      */
     @PostMapping("/v2.0/knowledgestores/{knowledgeStoreId}/sources")
     public Mono<ResponseEntity<byte[]>> createSource(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller,
@@ -134,10 +144,25 @@ class KnowledgeController {
         KnowledgeSourceRecord record = new KnowledgeSourceRecord(sourceId.value(), command.referenceId(), name,
                 command.description(), type.code(), type.initialStatus().code(), type.initialChunkCount(command.data()),
                 command.tags(), command.data(), knowledgeStoreId, now, now, caller.userId(), caller.userId());
+        String location = exchange.getRequest().getPath().value() + "/" + sourceId.value();
+        if (type == SourceType.URL && command.data().get("url") instanceof String url) {
+            TaskId taskId = TaskId.generate();
+            Map<String, Object> parameters = new LinkedHashMap<>();
+            parameters.put("knowledgeStoreId", knowledgeStoreId);
+            parameters.put("sourceId", sourceId.value());
+            parameters.put("url", url);
+            return commands.blocking(() -> stores.requireVisible(knowledgeStoreId, caller.actor()))
+                    .flatMap(store -> tasks.submit(ProjectId.of(store.projectId()), taskId,
+                            ProcessKnowledgeSourceUrlWork.TYPE, parameters, caller.actor(), () -> command))
+                    .map(submitted -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
+                            new Representation.Single("createdKnowledgeSource", Map.of("knowledgeSource",
+                                    record.toWire(), "taskData", submitted.record())), location,
+                            submitted.eventPosition()));
+        }
         return commands.send(command, sourceId.value())
                 .map(sent -> ApiResponses.respond(exchange, HttpStatus.CREATED, media,
                         new Representation.Single("createdKnowledgeSource", Map.of("knowledgeSource", record.toWire())),
-                        exchange.getRequest().getPath().value() + "/" + sourceId.value(), sent.position()));
+                        location, sent.position()));
     }
 
     /**

@@ -6,6 +6,7 @@ import ai.convo.contract.knowledge.CompleteKnowledgeSourceIngestionCommand;
 import ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceId;
 import ai.convo.contract.knowledge.SourceStatus;
+import ai.convo.contract.knowledge.SourceType;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -13,7 +14,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**
- * The system side of a source's status: a (simulated) ingestion worker. It is a streaming processor of the
+ * The system side of a source's status for sources created with inline data (a simulated ingestion; uploads and
+ * url sources with a URL are ingested by their Tasks): an ingestion worker. It is a streaming processor of the
  * command service, so it runs after the source's creation committed, survives restarts (its token is stored) and
  * shares work between replicas by segment. For each source created {@code ingesting} it sends the completion
  * command, which chunks the source's data and sets {@code ready} with its chunk count, or {@code failure} when
@@ -39,6 +41,11 @@ public class KnowledgeIngestion {
     @EventHandler
     void on(KnowledgeSourceCreatedEvent event) {
         if (!SourceStatus.INGESTING.code().equals(event.status())) {
+            return;
+        }
+        // A url source with a URL is fetched and ingested by its task (ProcessKnowledgeSourceUrlWork).
+        if (SourceType.URL.code().equals(event.type()) && event.data() != null
+                && event.data().get("url") instanceof String) {
             return;
         }
         // An uploaded file's source is ingested by its task (ProcessKnowledgeSourceFileWork), not from its data.

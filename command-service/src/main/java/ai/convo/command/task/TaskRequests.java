@@ -10,6 +10,7 @@ import ai.convo.http.media.ApiResponses;
 import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,21 +50,38 @@ public class TaskRequests {
     public Mono<ResponseEntity<byte[]>> accept(ServerWebExchange exchange, ApiMedia media, ProjectId projectId,
                                                TaskId taskId, String type, Map<String, Object> parameters, Actor actor,
                                                Supplier<Object> command) {
+        return submit(projectId, taskId, type, parameters, actor, command)
+                .map(submitted -> ApiResponses.respond(exchange, HttpStatus.ACCEPTED, media,
+                        new Representation.Single("task", submitted.record()), location(exchange, taskId),
+                        submitted.eventPosition()));
+    }
+
+    /**
+     * The same transaction as {@link #accept}, for a route that answers something else than 202 with the task (a
+     * created resource that carries its task, say).
+     */
+    public Mono<TaskSubmitter.Submitted> submit(ProjectId projectId, TaskId taskId, String type,
+                                                Map<String, Object> parameters, Actor actor, Supplier<Object> command) {
+        return inTransaction(tasks -> {
+            Object sent = command == null ? null : command.get();
+            if (sent != null) {
+                gateway.sendAndWait(sent);
+            }
+            return tasks.submit(taskId, type, projectId, parameters, actor);
+        });
+    }
+
+    /**
+     * Runs {@code decision} (which may submit tasks, send commands and write rows) in one transaction, decided again
+     * when another writer got to an aggregate first; off the event loop. A service that runs no tasks: 503.
+     */
+    public <T> Mono<T> inTransaction(Function<TaskSubmitter, T> decision) {
         TaskSubmitter tasks = submitter.getIfAvailable();
         if (tasks == null) {
             return Mono.error(new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "Tasks cannot be run by this service "
                     + "at the moment; retry later.", Map.of()));
         }
-        return commands.blocking(() -> DecidingAgain.run(() -> transaction.execute(status -> {
-                    Object sent = command == null ? null : command.get();
-                    if (sent != null) {
-                        gateway.sendAndWait(sent);
-                    }
-                    return tasks.submit(taskId, type, projectId, parameters, actor);
-                })))
-                .map(submitted -> ApiResponses.respond(exchange, HttpStatus.ACCEPTED, media,
-                        new Representation.Single("task", submitted.record()), location(exchange, taskId),
-                        submitted.eventPosition()));
+        return commands.blocking(() -> DecidingAgain.run(() -> transaction.execute(status -> decision.apply(tasks))));
     }
 
     /** {base path}/v2.0/tasks/{id}: the request path up to its version (or management) segment. */

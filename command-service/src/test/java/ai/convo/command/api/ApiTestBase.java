@@ -48,6 +48,8 @@ public abstract class ApiTestBase {
         registry.add("BOOTSTRAP_API_KEY", () -> ADMIN_KEY);
         // Every aggregate with a few events is snapshotted, so the whole suite also runs on loads from snapshots.
         registry.add("app.aggregates.snapshot-threshold", () -> "3");
+        // url sources may fetch from the tests' own loopback servers by this name only (127.0.0.1 stays refused).
+        registry.add("app.knowledge.url.allowed-hosts", () -> "localhost");
         // Functions may call back into a loopback server of the test; hostile code meets its limits within a second.
         registry.add("app.functions.allowed-hosts", () -> "127.0.0.1");
         registry.add("app.functions.max-statements", () -> "20000000");

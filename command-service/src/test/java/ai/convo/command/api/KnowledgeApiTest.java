@@ -329,19 +329,24 @@ class KnowledgeApiTest extends ApiTestBase {
     }
 
     @Test
-    void givenAStore_whenAUrlSourceIsPostedWithTheOfficialClientsUrlField_thenItIsTheSourcesDataUrl() throws Exception {
+    @SuppressWarnings("unchecked")
+    void givenAStore_whenAUrlSourceIsPostedWithTheOfficialClientsUrlField_thenItIsTheSourcesDataUrlAndATaskFetchesIt()
+            throws Exception {
         // given / when
-        Map<String, Object> body = createdSource(Map.of("name", "Docs", "type", "url",
+        Map<String, Object> first = created(sources(), Map.of("name", "Docs", "type", "url",
                 "url", "https://docs.example.com/faq?lang=en", "metaData", Map.of("tags", List.of("faq"))));
-        Map<String, Object> same = createdSource(Map.of("name", "Docs again", "type", "url",
+        Map<String, Object> second = created(sources(), Map.of("name", "Docs again", "type", "url",
                 "url", "https://docs.example.com/", "data", Map.of("url", "https://docs.example.com/", "depth", 2)));
-        // then
+        // then: each answers its source and the task that fetches it (KnowledgeUrlSourceApiTest follows those)
+        assertThat(first).containsOnlyKeys("knowledgeSource", "taskData");
+        Map<String, Object> body = (Map<String, Object>) first.get("knowledgeSource");
+        Map<String, Object> same = (Map<String, Object>) second.get("knowledgeSource");
         assertThat(body).containsEntry("status", "ingesting")
                 .containsEntry("data", Map.of("url", "https://docs.example.com/faq?lang=en"));
         assertThat(same).containsEntry("data", Map.of("url", "https://docs.example.com/", "depth", 2));
-        assertThat(ingestionOutcome((String) body.get("_id"))).isEqualTo("KnowledgeSourceIngestedEvent");
-        assertThat(patch((String) body.get("_id"), Map.of(), 200))
-                .containsEntry("data", Map.of("url", "https://docs.example.com/faq?lang=en"));
+        assertThat((Map<String, Object>) first.get("taskData")).containsEntry("type", "processKnowledgeSourceUrl")
+                .containsEntry("parameters", Map.of("knowledgeStoreId", storeId, "sourceId", body.get("_id"),
+                        "url", "https://docs.example.com/faq?lang=en"));
     }
 
     @Test

@@ -161,9 +161,10 @@ class KnowledgeChunkApiTest extends ApiTestBase {
     @Test
     @SuppressWarnings("unchecked")
     void givenAnIngestingSource_whenAChunkIsPosted_then409SayingWhen() {
-        // given: a url source waits for its ingestion (ApiTestBase runs no ingestion)
+        // given: a pdf source with inline data waits for its ingestion (ApiTestBase runs no ingestion worker; a url
+        // source would be fetched by its task)
         Map<String, Object> created = ok(post(ADMIN_KEY, "/v2.0/knowledgestores/" + storeId + "/sources",
-                Map.of("name", "Site", "type", "url", "url", "https://example.com/faq")), 201);
+                Map.of("name", "Doc", "type", "pdf", "data", Map.of("page1", "Text."))), 201);
         String ingesting = (String) ((Map<String, Object>) created.get("knowledgeSource")).get("_id");
         // when
         Map<String, Object> problem = ok(post(ADMIN_KEY, "/v2.0/knowledgestores/" + storeId + "/sources/" + ingesting

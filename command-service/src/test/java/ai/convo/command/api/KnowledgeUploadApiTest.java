@@ -37,11 +37,15 @@ class KnowledgeUploadApiTest extends SnapshotWorkSupport {
     }
 
     private WebTestClient.ResponseSpec upload(byte[] file, String tags) {
+        return upload(file, tags, "fake.txt");
+    }
+
+    private WebTestClient.ResponseSpec upload(byte[] file, String tags, String fileName) {
         MultipartBodyBuilder parts = new MultipartBodyBuilder();
         parts.part("file", new ByteArrayResource(file) {
             @Override
             public String getFilename() {
-                return "fake.txt";
+                return fileName;
             }
         });
         if (tags != null) {
@@ -146,6 +150,66 @@ class KnowledgeUploadApiTest extends SnapshotWorkSupport {
         http.post().uri("/v2.0/knowledgestores/" + storeId + "/sources/upload").header("X-API-Key", ADMIN_KEY)
                 .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of()).exchange().expectStatus().isEqualTo(415);
         assertThat(eventCount()).isEqualTo(before);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void givenTheSameUploadArrivingTwentyTimesAtOnce_whenAccepted_thenOneSourceAndOneTaskAnswerEveryOne()
+            throws Exception {
+        // given: one file, sent twenty times concurrently as a retrying client would
+        byte[] file = Documents.pdf("Retried uploads make one source.", "Page two.");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(20);
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<Map<String, Object>>> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            answers.add(pool.submit(() -> {
+                start.await();
+                return accepted(file);
+            }));
+        }
+        // when
+        start.countDown();
+        java.util.Set<Object> taskIds = new java.util.HashSet<>();
+        for (var answer : answers) {
+            Map<String, Object> task = answer.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(task).containsEntry("type", "processKnowledgeSourceFile");
+            taskIds.add(task.get("_id"));
+        }
+        pool.shutdown();
+        // then: one task, one source, one staged file
+        assertThat(taskIds).hasSize(1);
+        String taskId = (String) taskIds.iterator().next();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM cmd_knowledge_upload WHERE store_id = ?", Integer.class,
+                storeId)).isEqualTo(1);
+        awaitDone(taskId);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE payload_type LIKE "
+                + "'%KnowledgeSourceCreatedEvent' AND convert_from(payload, 'UTF8') LIKE ?", Integer.class,
+                "%\"storeId\":\"" + storeId + "\"%")).isEqualTo(1);
+        // and a retry after the task ended still answers it
+        assertThat(accepted(file)).containsEntry("_id", taskId);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void givenAnUploadedFile_whenUploadedUnderAnotherNameOrAfterItsSourceWasDeleted_thenANewSource() {
+        // given
+        byte[] file = Documents.text("Shipping is free.");
+        Map<String, Object> first = accepted(file);
+        awaitDone((String) first.get("_id"));
+        // when: another name
+        Map<String, Object> renamed = upload(file, null, "shipping.txt").expectStatus().isAccepted()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        // then
+        assertThat(renamed.get("_id")).isNotEqualTo(first.get("_id"));
+        awaitDone((String) renamed.get("_id"));
+        // when: the first source deleted, the same upload again
+        http.delete().uri("/v2.0/knowledgestores/" + storeId + "/sources/" + sourceOf(first))
+                .header("X-API-Key", ADMIN_KEY).exchange().expectStatus().isNoContent();
+        Map<String, Object> again = accepted(file);
+        // then
+        assertThat(again.get("_id")).isNotEqualTo(first.get("_id"));
+        assertThat(sourceOf(again)).isNotEqualTo(sourceOf(first));
+        awaitDone((String) again.get("_id"));
     }
 
     @Test

@@ -95,11 +95,17 @@ public class GatewayApplication {
         return mapping.preflightFilter();
     }
 
-    /** The services' limit (ai.convo.http.HttpConfiguration.MAX_BODY_BYTES), enforced before a body is forwarded. */
+    /**
+     * The services' limit (ai.convo.http.HttpConfiguration.MAX_BODY_BYTES), enforced before a body is forwarded; a
+     * knowledge upload may carry the vendor's 10 MB file (DocumentText's limit) plus its form's few small fields.
+     */
     @Bean
     BodySizeLimit bodySizeLimit() {
-        return new BodySizeLimit(2L * 1024 * 1024);
+        return new BodySizeLimit(2L * 1024 * 1024, UPLOAD_PATHS, 10L * 1024 * 1024 + 64 * 1024);
     }
+
+    static final java.util.regex.Pattern UPLOAD_PATHS =
+            java.util.regex.Pattern.compile(".*/v2\\.0/knowledgestores/[^/]+/sources/upload/?");
 
     @Bean
     ForwardedFor forwardedFor() {

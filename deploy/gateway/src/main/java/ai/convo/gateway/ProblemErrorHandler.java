@@ -52,7 +52,7 @@ class ProblemErrorHandler implements WebExceptionHandler, Ordered {
         String body = "{\"type\":" + ProblemJson.json(reason)
                 + ",\"title\":" + ProblemJson.json(reason + " Error")
                 + ",\"status\":" + status.value()
-                + ",\"detail\":" + ProblemJson.json(detailFor(status))
+                + ",\"detail\":" + ProblemJson.json(detailFor(status, error))
                 + ",\"instance\":" + ProblemJson.json(path)
                 + ",\"code\":" + ProblemJson.json(status == HttpStatus.SERVICE_UNAVAILABLE ? "503" : "1000")
                 + ",\"traceId\":" + ProblemJson.json(traceId)
@@ -94,9 +94,11 @@ class ProblemErrorHandler implements WebExceptionHandler, Ordered {
         return HttpStatus.BAD_GATEWAY;
     }
 
-    private static String detailFor(HttpStatus status) {
+    private static String detailFor(HttpStatus status, Throwable error) {
         if (status.value() == 413) {
-            return "The request body is larger than the server accepts (2 MiB).";
+            // the limit of the route asked (an upload's is larger), or the services' usual one
+            return error instanceof BodySizeLimit.TooLarge tooLarge ? tooLarge.getReason()
+                    : "The request body is larger than the server accepts (2 MiB).";
         }
         return switch (status) {
             case SERVICE_UNAVAILABLE -> "The backend service is not reachable right now; please retry shortly.";

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.tika.exception.EncryptedDocumentException;
@@ -34,11 +33,19 @@ import org.xml.sax.SAXException;
  */
 public final class DocumentText {
 
-    /** What the limits are. {@code maxChars}: more text than a source's chunks can hold is refused, not cut. */
-    public record Limits(long maxBytes, int maxPages, int maxChars, Duration timeout, long pdfMemoryBytes) {
+    /**
+     * What the limits are. {@code maxChars}: more text than a source's chunks can hold is refused, not cut.
+     * {@code parallel}: parses at a time in the process, never more than one per organisation.
+     */
+    public record Limits(long maxBytes, int maxPages, int maxChars, Duration timeout, long pdfMemoryBytes,
+                         int parallel) {
         public static final Limits DEFAULT = new Limits(10L * 1024 * 1024, 2_000,
                 KnowledgeRules.MAX_CHUNKS_PER_SOURCE * KnowledgeRules.MAX_CHUNK_TEXT_LENGTH, Duration.ofSeconds(60),
-                64L * 1024 * 1024);
+                64L * 1024 * 1024, 2);
+
+        public Limits(long maxBytes, int maxPages, int maxChars, Duration timeout, long pdfMemoryBytes) {
+            this(maxBytes, maxPages, maxChars, timeout, pdfMemoryBytes, 1);
+        }
     }
 
     public record Extracted(SourceType type, String mediaType, String text, int pages) {
@@ -75,11 +82,15 @@ public final class DocumentText {
 
     private final Limits limits;
     private final AutoDetectParser parser = new AutoDetectParser();
-    /** One parse at a time per process: a large document takes one core, never both. */
-    private final Semaphore parses = new Semaphore(1, true);
+    /**
+     * One parse at a time per organisation, so one organisation's large documents take one core, never both, and
+     * another organisation's document does not queue behind them.
+     */
+    private final ExtractionGate parses;
 
     public DocumentText(Limits limits) {
         this.limits = limits;
+        this.parses = new ExtractionGate(limits.parallel());
     }
 
     public Limits limits() {
@@ -107,6 +118,11 @@ public final class DocumentText {
     }
 
     public Extracted extract(byte[] content) {
+        return extract(content, "");
+    }
+
+    /** The text of {@code content}, read in {@code organisation}'s turn (see {@link ExtractionGate}). */
+    public Extracted extract(byte[] content, String organisation) {
         if (content.length == 0) {
             throw new Refused("The file is empty.");
         }
@@ -122,7 +138,7 @@ public final class DocumentText {
         }
         FutureTask<Extracted> parse = new FutureTask<>(() -> parse(content, mediaType, type));
         try {
-            if (!parses.tryAcquire(limits.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!parses.enter(organisation, limits.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new Refused("The text could not be extracted within " + limits.timeout().toSeconds()
                         + " s: other documents were being read; upload it again later.");
             }
@@ -135,7 +151,7 @@ public final class DocumentText {
             try {
                 parse.run();
             } finally {
-                parses.release();
+                parses.leave(organisation);
             }
         }, "knowledge-extraction");
         worker.setDaemon(true);

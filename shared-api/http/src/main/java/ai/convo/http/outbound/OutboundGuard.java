@@ -27,11 +27,29 @@ public final class OutboundGuard {
         }
     }
 
+    /** How a host name becomes addresses: the system resolver, or (in tests) a DNS that changes its answers. */
+    @FunctionalInterface
+    public interface Lookup {
+        InetAddress[] all(String host) throws UnknownHostException;
+    }
+
     private final Set<String> allowedHosts;
+    private final Lookup lookup;
 
     public OutboundGuard(Set<String> allowedHosts) {
+        this(allowedHosts, InetAddress::getAllByName);
+    }
+
+    public OutboundGuard(Set<String> allowedHosts, Lookup lookup) {
         this.allowedHosts = allowedHosts.stream().map(h -> h.strip().toLowerCase(Locale.ROOT))
                 .filter(h -> !h.isEmpty()).collect(Collectors.toUnmodifiableSet());
+        this.lookup = lookup;
+    }
+
+    /** Hosts from an operator's setting: names separated by commas or spaces; blank allows none. */
+    public static OutboundGuard allowing(String hostList) {
+        return new OutboundGuard(hostList == null ? Set.of() : java.util.Arrays.stream(hostList.split("[,\\s]+"))
+                .filter(h -> !h.isBlank()).collect(Collectors.toSet()));
     }
 
     public static OutboundGuard strict() {
@@ -59,7 +77,7 @@ public final class OutboundGuard {
 
     /** The addresses of {@code host} it may connect to: all it resolves to, each one public (or the host allowed). */
     public InetAddress[] resolve(String host) throws UnknownHostException {
-        InetAddress[] addresses = InetAddress.getAllByName(unbracketed(host));
+        InetAddress[] addresses = lookup.all(unbracketed(host));
         if (allowsHost(host)) {
             return addresses;
         }

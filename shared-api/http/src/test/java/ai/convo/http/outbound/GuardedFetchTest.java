@@ -21,6 +21,7 @@ class GuardedFetchTest {
 
     private HttpServer server;
     private int port;
+    private final java.util.concurrent.atomic.AtomicLong streamed = new java.util.concurrent.atomic.AtomicLong();
 
     @BeforeEach
     void serve() throws Exception {
@@ -47,6 +48,32 @@ class GuardedFetchTest {
             exchange.sendResponseHeaders(302, -1);
             exchange.close();
         });
+        server.createContext("/endless", exchange -> {
+            // chunked (no Content-Length): only counting while it streams can stop it
+            exchange.sendResponseHeaders(200, 0);
+            byte[] block = new byte[64 * 1024];
+            try (var out = exchange.getResponseBody()) {
+                for (int i = 0; i < 1024; i++) {
+                    out.write(block);
+                    streamed.addAndGet(block.length);
+                }
+            } catch (java.io.IOException cutOff) {
+                // the fetch gave up: what was written so far is what it cost
+            }
+        });
+        server.createContext("/slow", exchange -> {
+            exchange.sendResponseHeaders(200, 0);
+            try (var out = exchange.getResponseBody()) {
+                for (int i = 0; i < 100; i++) {
+                    out.write('x');
+                    out.flush();
+                    Thread.sleep(100);
+                }
+            } catch (java.io.IOException | InterruptedException cutOff) {
+                // the fetch gave up
+            }
+        });
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.start();
         port = server.getAddress().getPort();
     }
@@ -105,5 +132,59 @@ class GuardedFetchTest {
                 .isInstanceOf(OutboundGuard.Refused.class).hasMessageContaining("credentials");
         assertThatThrownBy(() -> fetch(Set.of("localhost")).get(URI.create("http://localhost:" + port + "/loop")))
                 .isInstanceOf(GuardedFetch.Failed.class).hasMessageContaining("redirects more than 3");
+    }
+
+    @Test
+    void givenAChunkedBodyWithoutLengthOverTheLimit_whenFetched_thenRefusedWhileStreaming() {
+        // given: 64 MiB offered in chunks, 1,000,000 bytes allowed
+        // when / then
+        assertThatThrownBy(() -> fetch(Set.of("localhost")).get(URI.create("http://localhost:" + port + "/endless")))
+                .isInstanceOf(GuardedFetch.Failed.class).hasMessageContaining("larger than 1000000 bytes");
+        server.stop(1);
+        // the connection was cut near the limit, not after the whole body (socket buffers hold a few MiB at most)
+        assertThat(streamed.get()).isLessThan(32L * 1024 * 1024);
+    }
+
+    @Test
+    void givenAServerThatTrickles_whenFetched_thenTheTimeLimitEndsIt() {
+        // given
+        GuardedFetch fetch = new GuardedFetch(new OutboundGuard(Set.of("localhost")), Duration.ofSeconds(1), 1_000_000, 3);
+        long started = System.nanoTime();
+        // when / then
+        assertThatThrownBy(() -> fetch.get(URI.create("http://localhost:" + port + "/slow")))
+                .isInstanceOf(GuardedFetch.Failed.class).hasMessageContaining("within 1 s");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void givenDnsThatAnswersPublicToTheCheckAndLoopbackToTheConnect_whenFetched_thenRefusedAndNothingIsAsked()
+            throws Exception {
+        // given: a rebinding name, public on its first answer, loopback on every later one
+        java.util.concurrent.atomic.AtomicInteger answers = new java.util.concurrent.atomic.AtomicInteger();
+        InetAddress publicAddress = InetAddress.getByName("93.184.216.34");
+        OutboundGuard.Lookup rebinding = host -> answers.getAndIncrement() == 0 ? new InetAddress[] {publicAddress}
+                : new InetAddress[] {InetAddress.getLoopbackAddress()};
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        server.createContext("/rebound", exchange -> {
+            asked.incrementAndGet();
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        GuardedFetch fetch = new GuardedFetch(new OutboundGuard(Set.of(), rebinding), Duration.ofSeconds(5), 1_000, 3);
+        // when / then: the connection uses the resolver's (second, checked) answer, which is loopback
+        assertThatThrownBy(() -> fetch.get(URI.create("http://rebind.example:" + port + "/rebound")))
+                .isInstanceOf(OutboundGuard.Refused.class).hasMessageContaining("127.0.0.1");
+        assertThat(answers.get()).isGreaterThanOrEqualTo(2);
+        assertThat(asked.get()).isZero();
+    }
+
+    @Test
+    void givenAnOperatorsHostList_whenParsed_thenCommasAndSpacesSeparateAndCaseIsIgnored() {
+        OutboundGuard guard = OutboundGuard.allowing(" Docs.Example.com, localhost  intranet ,,");
+        assertThat(guard.allowsHost("docs.example.com")).isTrue();
+        assertThat(guard.allowsHost("LOCALHOST")).isTrue();
+        assertThat(guard.allowsHost("intranet")).isTrue();
+        assertThat(guard.allowsHost("example.com")).isFalse();
+        assertThat(OutboundGuard.allowing("").allowsHost("")).isFalse();
     }
 }
