@@ -215,9 +215,10 @@ public final class AccessPolicy {
         String store = "/v2.0/knowledgestores/{knowledgeStoreId}";
         for (String path : List.of("", "/history", "/sources", "/sources/{sourceId}", "/sources/{sourceId}/history",
                 "/sources/{sourceId}/chunks", "/sources/{sourceId}/chunks/{chunkId}",
-                "/sources/{sourceId}/chunks/{chunkId}/history")) {
+                "/sources/{sourceId}/chunks/{chunkId}/history", "/search")) {
             read(store + path, path.isEmpty() || path.equals("/history") ? "knowledgeStore"
-                    : path.contains("chunks") ? "knowledgeChunk" : "knowledgeSource", "knowledgeStoreId");
+                    : path.contains("chunks") || path.equals("/search") ? "knowledgeChunk" : "knowledgeSource",
+                    "knowledgeStoreId");
         }
         write("PATCH", store, "knowledgeStore", "knowledgeStoreId", KNOWLEDGE_ADMINS);
         write("DELETE", store, "knowledgeStore", "knowledgeStoreId", KNOWLEDGE_ADMINS);
