@@ -56,8 +56,11 @@ public final class IntentTrainingBench {
             IntentModel model = trained.model();
             List<String> queries = new ArrayList<>();
             SplittableRandom random = new SplittableRandom(7);
+            int right = 0;
             for (int i = 0; i < 2_000; i++) {
-                queries.add(set.examples().get(random.nextInt(set.examples().size())).text());
+                TrainingSet.Example example = set.examples().get(random.nextInt(set.examples().size()));
+                queries.add(example.text());
+                right += model.rank(example.text()).get(0).intentId().equals(example.intentId()) ? 1 : 0;
             }
             queries.forEach(model::rank); // warm-up
             long[] predict = new long[3];
@@ -68,9 +71,10 @@ public final class IntentTrainingBench {
             }
             Arrays.sort(predict);
             System.out.printf("%,d sentences / %,d intents (%s): train median %,d ms (runs %s), peak heap median %,d MB "
-                            + "(runs %s), model %,d bytes, prediction median %,d us%n", size, set.intentIds().size(),
+                            + "(runs %s), model %,d bytes, prediction median %,d us, training sentences ranked "
+                            + "right %.1f %%%n", size, set.intentIds().size(),
                     full ? "full: train + 5-fold CV" : "quick", millis[1], Arrays.toString(millis), peaks[1],
-                    Arrays.toString(peaks), trained.bytes().length, predict[1] / 1000);
+                    Arrays.toString(peaks), trained.bytes().length, predict[1] / 1000, right / 20.0);
         }
     }
 
