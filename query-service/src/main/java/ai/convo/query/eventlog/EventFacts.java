@@ -87,7 +87,6 @@ public record EventFacts(String organisationId, String projectId, String resourc
             case "VoiceAssistantLinked" -> new String[] {"create", "createAuthenticatedAmazonUser"};
             case "VoiceAssistantUnlinked" -> new String[] {"delete", "deleteAmazonAccount"};
             case "CallRecordsIngested" -> new String[] {"create", null};
-            case "FlowIntentsTrained" -> new String[] {"action", "trainIntents"};
             default -> type.endsWith("Created") ? new String[] {"create", null}
                     : type.endsWith("Deleted") || type.endsWith("Revoked") ? new String[] {"delete", null}
                     : type.endsWith("Updated") || type.endsWith("Changed") ? new String[] {"patch", null}
