@@ -9,6 +9,7 @@ import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import java.util.List;
+import java.util.Optional;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -41,10 +42,16 @@ public class FlowLookup {
         return found.get(0);
     }
 
+    /** The flow of the project with this referenceId. */
+    public Optional<String> byReference(String projectId, String referenceId) {
+        return jdbc.queryForList("SELECT flow_id FROM cmd_flow_lookup WHERE project_id = ? AND reference_id = ?",
+                String.class, projectId, referenceId).stream().findFirst();
+    }
+
     @EventHandler
     void on(FlowCreatedEvent event) {
-        jdbc.update("INSERT INTO cmd_flow_lookup (flow_id, project_id, organisation_id) VALUES (?, ?, ?)",
-                event.flowId(), event.projectId(), event.organisationId());
+        jdbc.update("INSERT INTO cmd_flow_lookup (flow_id, project_id, organisation_id, reference_id) "
+                + "VALUES (?, ?, ?, ?)", event.flowId(), event.projectId(), event.organisationId(), event.referenceId());
     }
 
     @EventHandler

@@ -63,10 +63,16 @@ public class LocaleLookup {
         return found.stream().findFirst();
     }
 
+    /** The locale of the project with this referenceId. */
+    public Optional<String> byReference(String projectId, String referenceId) {
+        return jdbc.queryForList("SELECT locale_id FROM cmd_locale_lookup WHERE project_id = ? AND reference_id = ?",
+                String.class, projectId, referenceId).stream().findFirst();
+    }
+
     @EventHandler
     void on(LocaleCreatedEvent event) {
-        jdbc.update("INSERT INTO cmd_locale_lookup (locale_id, project_id) VALUES (?, ?)",
-                event.localeId(), event.projectId());
+        jdbc.update("INSERT INTO cmd_locale_lookup (locale_id, project_id, reference_id) VALUES (?, ?, ?)",
+                event.localeId(), event.projectId(), event.referenceId());
     }
 
     @EventHandler

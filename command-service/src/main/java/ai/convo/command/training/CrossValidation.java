@@ -80,6 +80,16 @@ final class CrossValidation {
         if (train.stream().map(TrainingSet.Example::intentId).distinct().count() < 2) {
             return null; // one intent left in the other folds: nothing to tell apart
         }
+        if (SampledOneVsRest.applies((int) train.stream().map(TrainingSet.Example::intentId).distinct().count(),
+                train.size())) {
+            IntentModel[] model = new IntentModel[1];
+            SampledOneVsRest.train(train, trainFeatures, (labels, features, count) -> {
+                java.nio.FloatBuffer weights = java.nio.FloatBuffer.allocate(count);
+                model[0] = IntentModel.of(labels, features, weights);
+                return weights;
+            });
+            return model[0];
+        }
         IntentTrainer.Fitted fitted = IntentTrainer.fit(train, trainFeatures);
         Map<String, String> names = new HashMap<>();
         train.forEach(e -> names.put(e.intentId(), e.intentName()));
@@ -90,7 +100,7 @@ final class CrossValidation {
         for (int i = 0; i < fitted.features().size(); i++) {
             featureList.add(fitted.features().get(i).getName());
         }
-        return IntentModel.read(IntentModel.write("fold", "", labels, featureList, fitted.inner()));
+        return IntentModel.fitted(labels, featureList, fitted.inner());
     }
 
     private static Map<String, Object> report(List<TrainingSet.Example> examples, Prediction[] predictions) {

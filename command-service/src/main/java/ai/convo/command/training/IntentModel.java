@@ -2,6 +2,7 @@ package ai.convo.command.training;
 
 import de.bwaldvogel.liblinear.Model;
 import java.nio.ByteBuffer;
+import java.nio.FloatBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,13 +13,14 @@ import java.util.Map;
 
 /**
  * A trained model in its stored form: the configuration, the labels (intent id and name in LibLinear's class
- * order), the feature names (by the trainer's feature number) and LibLinear's weights. The bytes are a
- * function of the training set and the configuration alone (no time, host or provenance), so equal inputs give equal
- * bytes; predictions are made from them, on any replica.
+ * order), the feature names (by the trainer's feature number) and LibLinear's weights as 32-bit floats (ample for
+ * probabilities; half the memory of doubles). The bytes are a function of the training set and the configuration
+ * alone (no time, host or provenance), so equal inputs give equal bytes; predictions are made from them, on any
+ * replica, reading the weights in place (a view of the stored bytes, never a copy).
  */
 final class IntentModel {
 
-    private static final String MAGIC = "convo-intent-model 1";
+    private static final String MAGIC = "convo-intent-model 2";
 
     /** A ranked answer: the intent, its name and its probability. */
     record Score(String intentId, String intentName, double score) {
@@ -30,12 +32,12 @@ final class IntentModel {
     private final List<String[]> labels;
     private final Map<String, Integer> features;
     /** LibLinear's layout: feature f (1-based, the bias last) and class c at {@code (f - 1) * width + c}. */
-    private final double[] weights;
+    private final FloatBuffer weights;
     private final int width;
     private final Features analyser;
 
     private IntentModel(String config, String language, List<String[]> labels, Map<String, Integer> features,
-                        double[] weights) {
+                        FloatBuffer weights) {
         this.config = config;
         this.language = language;
         this.labels = labels;
@@ -45,7 +47,10 @@ final class IntentModel {
         this.analyser = Features.forLanguage(language);
     }
 
-    /** The stored form: a UTF-8 header (config, labels, features), then the weights as big-endian doubles. */
+    /**
+     * The stored form: a UTF-8 header (config, labels, features), then the weights as big-endian floats, read one
+     * by one from LibLinear's model into the output (its own copy, getFeatureWeights, is never made).
+     */
     static byte[] write(String config, String language, Map<Integer, String[]> labels, List<String> featureNames,
                         Model model) {
         StringBuilder out = new StringBuilder(MAGIC).append('\n');
@@ -59,15 +64,91 @@ final class IntentModel {
         }
         out.append("features ").append(featureNames.size()).append('\n');
         featureNames.forEach(f -> out.append(f).append('\n'));
-        double[] weights = model.getFeatureWeights();
-        out.append("weights ").append(weights.length).append('\n');
+        int width = widthOf(model);
+        long count = (long) rowsOf(model) * width;
+        out.append("weights ").append(count).append('\n');
         byte[] header = out.toString().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer buffer = ByteBuffer.allocate(header.length + weights.length * Double.BYTES);
+        ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(header.length + count * Float.BYTES));
         buffer.put(header);
-        for (double w : weights) {
-            buffer.putDouble(w);
-        }
+        putWeights(model, width, buffer.asFloatBuffer());
         return buffer.array();
+    }
+
+    /**
+     * The stored form with the weights still to be filled in: its bytes, and a view of their weights part (in this
+     * layout, labels in class order) that a trainer writes straight into.
+     */
+    record Unfilled(byte[] bytes, FloatBuffer weights) {
+    }
+
+    static Unfilled allocate(String config, String language, List<String[]> labels, List<String> featureNames,
+                             int weights) {
+        StringBuilder out = new StringBuilder(MAGIC).append('\n');
+        out.append("config ").append(config).append('\n');
+        out.append("language ").append(language).append('\n');
+        out.append("labels ").append(labels.size()).append('\n');
+        for (String[] intent : labels) {
+            out.append(intent[0]).append('\t').append(oneLine(intent[1])).append('\n');
+        }
+        out.append("features ").append(featureNames.size()).append('\n');
+        featureNames.forEach(f -> out.append(f).append('\n'));
+        out.append("weights ").append(weights).append('\n');
+        byte[] header = out.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = new byte[Math.toIntExact(header.length + (long) weights * Float.BYTES)];
+        System.arraycopy(header, 0, bytes, 0, header.length);
+        return new Unfilled(bytes, ByteBuffer.wrap(bytes, header.length, bytes.length - header.length).slice()
+                .asFloatBuffer());
+    }
+
+    /** A model to predict with from weights in this layout that is never stored (a cross-validation fold's). */
+    static IntentModel of(List<String[]> labels, List<String> featureNames, FloatBuffer weights) {
+        Map<String, Integer> features = new HashMap<>(featureNames.size() * 2);
+        for (int i = 0; i < featureNames.size(); i++) {
+            features.put(featureNames.get(i), i);
+        }
+        return new IntentModel("fold", "", labels, features, weights.duplicate().clear());
+    }
+
+    /** A model to predict with that is never stored (a cross-validation fold's): the weights as floats, no header. */
+    static IntentModel fitted(Map<Integer, String[]> labels, List<String> featureNames, Model model) {
+        int width = widthOf(model);
+        FloatBuffer weights = FloatBuffer.allocate(Math.toIntExact((long) rowsOf(model) * width));
+        putWeights(model, width, weights);
+        List<String[]> ordered = new ArrayList<>();
+        for (int label : model.getLabels()) {
+            ordered.add(labels.get(label));
+        }
+        Map<String, Integer> features = new HashMap<>(featureNames.size() * 2);
+        for (int i = 0; i < featureNames.size(); i++) {
+            features.put(featureNames.get(i), i);
+        }
+        return new IntentModel("fold", "", ordered, features, weights.clear());
+    }
+
+    private static int widthOf(Model model) {
+        return model.getNrClass() == 2 ? 1 : model.getNrClass();
+    }
+
+    /** LibLinear's rows: one per feature, and one for its bias term when it has one. */
+    private static int rowsOf(Model model) {
+        return model.getNrFeature() + (model.getBias() >= 0 ? 1 : 0);
+    }
+
+    /**
+     * LibLinear's weights in its layout; two classes share one vector (the first class's). Its bias term (Tribuo
+     * trains with bias 1) is the last row; LibLinear gives it scaled by the bias, so it is divided back.
+     */
+    private static void putWeights(Model model, int width, FloatBuffer out) {
+        for (int f = 1; f <= model.getNrFeature(); f++) {
+            for (int c = 0; c < width; c++) {
+                out.put((float) model.getDecfunCoef(f, c));
+            }
+        }
+        if (model.getBias() >= 0) {
+            for (int c = 0; c < width; c++) {
+                out.put((float) (model.getBias() == 0 ? 0 : model.getDecfunBias(c) / model.getBias()));
+            }
+        }
     }
 
     static IntentModel read(byte[] bytes) {
@@ -87,8 +168,12 @@ final class IntentModel {
         for (int i = 0; i < featureCount; i++) {
             features.put(line(in), i);
         }
-        double[] weights = new double[Integer.parseInt(line(in).substring("weights ".length()))];
-        in.asDoubleBuffer().get(weights);
+        int count = Integer.parseInt(line(in).substring("weights ".length()));
+        FloatBuffer weights = in.slice().asFloatBuffer();
+        if (weights.remaining() != count) {
+            throw new IllegalArgumentException("intent model truncated: " + weights.remaining() + " of " + count
+                    + " weights");
+        }
         return new IntentModel(config, language, labels, features, weights);
     }
 
@@ -152,11 +237,11 @@ final class IntentModel {
 
     private void add(double[] decision, int feature) {
         int base = feature * width;
-        if (base + width > weights.length) {
+        if (base + width > weights.limit()) {
             return;
         }
         for (int c = 0; c < width; c++) {
-            decision[c] += weights[base + c];
+            decision[c] += weights.get(base + c);
         }
     }
 

@@ -40,6 +40,14 @@ class IntentModels {
                 + "DO UPDATE SET report = COALESCE(intent_model.report, EXCLUDED.report)", modelId, bytes, reportJson);
     }
 
+    /** The model of the flow's last training in the locale (its newest FlowIntentsTrained there), if any. */
+    Optional<String> lastTrained(String flowId, String localeId) {
+        return jdbc.queryForList("SELECT convert_from(payload, 'UTF8')::jsonb ->> 'modelId' FROM domain_event_entry "
+                        + "WHERE aggregate_identifier = ? AND payload_type = 'ai.convo.contract.flow.FlowIntentsTrainedEvent' "
+                        + "AND convert_from(payload, 'UTF8')::jsonb ->> 'localeId' = ? "
+                        + "ORDER BY sequence_number DESC LIMIT 1", String.class, flowId, localeId).stream().findFirst();
+    }
+
     Optional<IntentModel> model(String modelId) {
         synchronized (loaded) {
             IntentModel model = loaded.get(modelId);

@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.util.Version;
@@ -36,6 +38,13 @@ final class IntentTrainer {
     static final double EPSILON = 0.01;
     static final int MAX_ITERATIONS = 1000;
     static final long SEED = 40L;
+    /**
+     * Weights (features x intents) one model may have: LibLinear holds them as doubles while it trains (320 MB at
+     * this budget) and the stored form as floats. Above it, features seen in one sentence only are dropped, then the
+     * rarest (by document frequency), down to {@link #MIN_FEATURES}; a flow that needs fewer is refused.
+     */
+    static final long WEIGHT_BUDGET = 40_000_000L;
+    static final int MIN_FEATURES = 1_000;
 
     static {
         // Tribuo logs each training at INFO through java.util.logging
@@ -54,7 +63,8 @@ final class IntentTrainer {
     static String config(String language) {
         return "analyser=" + Features.forLanguage(language).name() + ";language=" + language
                 + ";trainer=tribuo-liblinear L2R_LR;C=" + COST + ";eps=" + EPSILON + ";maxIterations=" + MAX_ITERATIONS
-                + ";seed=" + SEED + ";tribuo=" + Tribuo.VERSION + ";liblinear=" + Linear.getVersion()
+                + ";seed=" + SEED + ";weightBudget=" + WEIGHT_BUDGET + ";minFeatures=" + MIN_FEATURES
+                + SampledOneVsRest.config() + ";store=f32;tribuo=" + Tribuo.VERSION + ";liblinear=" + Linear.getVersion()
                 + ";lucene=" + Version.LATEST;
     }
 
@@ -78,6 +88,15 @@ final class IntentTrainer {
         for (TrainingSet.Example example : set.examples()) {
             featureNames.add(features.of(example.text()));
         }
+        String config = config(set.language());
+        if (SampledOneVsRest.applies(set.intentIds().size(), set.examples().size())) {
+            IntentModel.Unfilled[] stored = new IntentModel.Unfilled[1];
+            SampledOneVsRest.train(set.examples(), featureNames, (labels, kept, count) -> {
+                stored[0] = IntentModel.allocate(config, set.language(), labels, kept, count);
+                return stored[0].weights();
+            });
+            return new Trained(modelId(set), stored[0].bytes(), IntentModel.read(stored[0].bytes()));
+        }
         Fitted fitted = fit(set.examples(), featureNames);
         Map<String, String> names = new HashMap<>();
         set.examples().forEach(e -> names.put(e.intentId(), e.intentName()));
@@ -89,9 +108,47 @@ final class IntentTrainer {
         for (int i = 0; i < fitted.features().size(); i++) {
             featureList.add(fitted.features().get(i).getName());
         }
-        String config = config(set.language());
         byte[] bytes = IntentModel.write(config, set.language(), labels, featureList, fitted.inner());
         return new Trained(modelId(set), bytes, IntentModel.read(bytes));
+    }
+
+    /** A flow too large to train within {@link #WEIGHT_BUDGET}; its message says why and what would fit. */
+    static final class TooLarge extends RuntimeException {
+
+        TooLarge(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /**
+     * The features the model may have: all of them while features x intents fits the budget; otherwise those of
+     * at least two sentences, and then the most frequent ones (ties by name) up to what fits. Deterministic.
+     */
+    static Set<String> kept(List<String[]> featureNames, int intents) {
+        Map<String, Integer> documents = new HashMap<>();
+        for (String[] names : featureNames) {
+            for (String name : names) {
+                documents.merge(name, 1, Integer::sum);
+            }
+        }
+        long fits = WEIGHT_BUDGET / Math.max(1, intents == 2 ? 1 : intents);
+        if (documents.size() <= fits) {
+            return documents.keySet();
+        }
+        if (fits < MIN_FEATURES) {
+            throw new TooLarge("The flow has " + intents + " intents; a model keeps at least " + MIN_FEATURES
+                    + " features for each, and " + WEIGHT_BUDGET + " weights in all, so at most "
+                    + WEIGHT_BUDGET / MIN_FEATURES + " intents can be trained together.");
+        }
+        List<Map.Entry<String, Integer>> frequent = new ArrayList<>();
+        documents.entrySet().stream().filter(e -> e.getValue() > 1).forEach(frequent::add);
+        if (frequent.size() > fits) {
+            frequent.sort(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+            frequent = frequent.subList(0, (int) fits);
+        }
+        Set<String> kept = new HashSet<>(frequent.size() * 2);
+        frequent.forEach(e -> kept.add(e.getKey()));
+        return kept;
     }
 
     /** The LibLinear model fitted on these examples (their features given), with Tribuo's numbering. */
@@ -102,8 +159,13 @@ final class IntentTrainer {
     static Fitted fit(List<TrainingSet.Example> examples, List<String[]> featureNames) {
         LabelFactory labels = new LabelFactory();
         MutableDataset<Label> dataset = new MutableDataset<>(new SimpleDataSourceProvenance("intents", labels), labels);
+        Set<String> kept = kept(featureNames, (int) examples.stream().map(TrainingSet.Example::intentId).distinct()
+                .count());
         for (int i = 0; i < examples.size(); i++) {
             String[] names = featureNames.get(i);
+            if (kept.size() < names.length || !kept.containsAll(java.util.Arrays.asList(names))) {
+                names = java.util.Arrays.stream(names).filter(kept::contains).toArray(String[]::new);
+            }
             if (names.length == 0) {
                 continue; // nothing the analyser keeps (punctuation only): nothing to learn from
             }
@@ -115,6 +177,29 @@ final class IntentTrainer {
                 new LinearClassificationType(LinearClassificationType.LinearType.L2R_LR), COST, MAX_ITERATIONS,
                 EPSILON, SEED);
         LibLinearClassificationModel model = (LibLinearClassificationModel) trainer.train(dataset);
-        return new Fitted(model, model.getFeatureIDMap(), model.getOutputIDInfo(), model.getInnerModels().get(0));
+        return new Fitted(model, model.getFeatureIDMap(), model.getOutputIDInfo(), innerModel(model));
+    }
+
+    /**
+     * Tribuo's LibLinear model itself: getInnerModels() hands out a deep copy made through LibLinear's text format
+     * (every weight printed and parsed again), which cost more than the training and a third weight matrix.
+     */
+    private static final java.lang.reflect.Field MODELS;
+
+    static {
+        try {
+            MODELS = org.tribuo.common.liblinear.LibLinearModel.class.getDeclaredField("models");
+            MODELS.setAccessible(true);
+        } catch (NoSuchFieldException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static Model innerModel(LibLinearClassificationModel model) {
+        try {
+            return ((List<?>) MODELS.get(model)).stream().map(Model.class::cast).findFirst().orElseThrow();
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

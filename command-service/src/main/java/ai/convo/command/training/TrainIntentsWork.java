@@ -74,12 +74,18 @@ class TrainIntentsWork implements TaskWork {
             return false;
         }
         String modelId = IntentTrainer.modelId(set);
-        IntentTrainer.Trained trained = IntentTrainer.train(set);
-        context.stepDone(offset + 2);
+        IntentTrainer.Trained trained;
         Map<String, Object> report = null;
-        if (full && !models.hasReport(modelId)) {
-            report = CrossValidation.run(set, fold -> context.stepDone(offset + 2 + fold));
-        } else if (full) {
+        try {
+            trained = IntentTrainer.train(set);
+            context.stepDone(offset + 2);
+            if (full && !models.hasReport(modelId)) {
+                report = CrossValidation.run(set, fold -> context.stepDone(offset + 2 + fold));
+            }
+        } catch (IntentTrainer.TooLarge refused) {
+            throw new TaskFailedException("Flow " + flowId + " was not trained: " + refused.getMessage(), refused);
+        }
+        if (full && report == null) {
             context.stepDone(offset + 2 + CrossValidation.FOLDS);
         }
         Double accuracy = null;

@@ -23,20 +23,37 @@ class TrainingApiTest extends SnapshotWorkSupport {
             "Hotel", List.of("book a hotel room", "I need a room for two nights", "reserve a hotel in paris",
                     "find me a place to stay", "hotel near the station", "a double room please"));
 
-    private record Trip(String projectId, String localeId, String flowId) {
+    private record Trip(String projectId, String localeId, String flowId, String flowReference) {
     }
 
     private Trip trip(String name) {
+        return trip(name, INTENTS);
+    }
+
+    private Trip trip(String name, Map<String, List<String>> intents) {
         Map<String, Object> project = createProject(ADMIN_KEY, name, "en-US");
         String projectId = id(project);
         String locale = (String) project.get("primaryLocaleReference");
-        String flowId = id(created(HttpMethod.POST, "/v2.0/flows", Map.of("projectId", projectId, "name", "Trips")));
-        INTENTS.forEach((intent, sentences) -> {
+        Map<String, Object> flow = created(HttpMethod.POST, "/v2.0/flows", Map.of("projectId", projectId, "name", "Trips"));
+        String flowId = id(flow);
+        intents.forEach((intent, sentences) -> {
             String intentId = id(created(HttpMethod.POST, "/v2.0/flows/" + flowId + "/intents", Map.of("name", intent)));
             sentences.forEach(s -> created(HttpMethod.POST, "/v2.0/flows/" + flowId + "/intents/" + intentId
                     + "/sentences", Map.of("text", s, "localeId", locale)));
         });
-        return new Trip(projectId, locale, flowId);
+        return new Trip(projectId, locale, flowId, (String) flow.get("referenceId"));
+    }
+
+    /** The locale's referenceId, as its creation event recorded it. */
+    private String localeReference(String localeId) {
+        return jdbc.queryForObject("SELECT convert_from(payload, 'UTF8')::jsonb ->> 'referenceId' FROM domain_event_entry "
+                + "WHERE payload_type LIKE '%LocaleCreatedEvent' AND convert_from(payload, 'UTF8')::jsonb ->> 'localeId' = ?",
+                String.class, localeId);
+    }
+
+    private String intentId(String flowId, String name) {
+        return jdbc.queryForObject("SELECT intent_id FROM cmd_intent_lookup WHERE flow_id = ? AND name = ?",
+                String.class, flowId, name);
     }
 
     private List<Map<String, Object>> trainedEvents(String flowId) {
@@ -141,5 +158,88 @@ class TrainingApiTest extends SnapshotWorkSupport {
         assertThat(task).containsEntry("type", "trainAllProjectFlows");
         awaitDone((String) task.get("_id"));
         assertThat(trainedEvents(trip.flowId())).hasSize(1);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void givenAPlantedOverlap_whenTrainedInFull_thenTheCrossValidatedReportNamesIt() {
+        // given: Lodging says what Hotel says, in other words only now and then
+        Map<String, List<String>> intents = new java.util.LinkedHashMap<>(INTENTS);
+        intents.put("Lodging", List.of("book a hotel room please", "I need a hotel room for two nights",
+                "reserve a hotel room in paris", "find me a hotel place to stay", "a hotel near the station",
+                "a double hotel room please"));
+        Trip trip = trip("Planted overlap", intents);
+
+        // when
+        train(trip.flowId(), Map.of("mode", "full"));
+
+        // then the stored report (what the query side serves) gives Hotel and Lodging a strong overlap, each naming
+        // the other, and Weather (which shares nothing with them) names neither
+        String modelId = (String) trainedEvents(trip.flowId()).get(0).get("model");
+        Map<String, Object> report = tools.jackson.databind.json.JsonMapper.builder().build().readValue(jdbc
+                .queryForObject("SELECT report FROM intent_model WHERE model_id = ?", String.class, modelId), Map.class);
+        Map<String, Object> reports = (Map<String, Object>) report.get("intents");
+        String hotel = intentId(trip.flowId(), "Hotel");
+        String lodging = intentId(trip.flowId(), "Lodging");
+        assertThat((List<Map<String, Object>>) ((Map<String, Object>) reports.get(hotel)).get("findings"))
+                .anySatisfy(f -> {
+                    assertThat(f).containsEntry("type", "strongOverlap");
+                    assertThat((List<String>) f.get("intentIds")).contains(lodging);
+                    assertThat((List<String>) f.get("intentNames")).contains("Lodging");
+                });
+        assertThat((List<Map<String, Object>>) ((Map<String, Object>) reports.get(lodging)).get("findings"))
+                .anySatisfy(f -> {
+                    assertThat(f).containsEntry("type", "strongOverlap");
+                    assertThat((List<String>) f.get("intentIds")).contains(hotel);
+                });
+        assertThat((List<Map<String, Object>>) ((Map<String, Object>) reports.get(intentId(trip.flowId(), "Weather")))
+                .get("findings")).noneSatisfy(f -> assertThat((List<String>) f.getOrDefault("intentIds", List.of()))
+                        .containsAnyOf(hotel, lodging));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void givenATrainedFlow_whenNluScoresAreAsked_thenTheIntentsRankedByTheLastModel() {
+        // given
+        Trip trip = trip("Scores");
+        String locale = localeReference(trip.localeId());
+        String path = "/v2.0/projects/" + trip.projectId() + "/nlu/scores";
+        Map<String, Object> ask = Map.of("flowReferenceId", trip.flowReference(), "localeReferenceId", locale,
+                "sentence", "will it rain in berlin tomorrow");
+        // an untrained flow: 409 saying how to train it
+        send(HttpMethod.POST, path, ask).expectStatus().isEqualTo(409)
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody(String.class).value(body -> assertThat(body).contains("/intents/train"));
+        train(trip.flowId(), Map.of("mode", "quick"));
+
+        // when
+        Map<String, Object> answer = send(HttpMethod.POST, path, ask).expectStatus().isOk()
+                .expectBody(Map.class).returnResult().getResponseBody();
+
+        // then every intent, ranked, Weather first, in the vendor's item shape, from the recorded model
+        List<Map<String, Object>> scores = (List<Map<String, Object>>) answer.get("scores");
+        assertThat(scores).hasSize(3);
+        assertThat(scores.get(0)).containsEntry("id", intentId(trip.flowId(), "Weather"))
+                .containsEntry("name", "Weather").containsEntry("negated", false)
+                .containsEntry("flow", trip.flowReference()).containsKeys("confirmationSentences", "disambiguationSentence");
+        assertThat(((Number) scores.get(0).get("score")).doubleValue())
+                .isGreaterThan(((Number) scores.get(1).get("score")).doubleValue());
+        assertThat(scores.stream().mapToDouble(s -> ((Number) s.get("score")).doubleValue()).sum())
+                .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(answer.get("modelId")).isEqualTo(trainedEvents(trip.flowId()).get(0).get("model"));
+
+        // and wrong input is a 400 naming the field; another organisation's project a 404
+        for (Map<String, Object> wrong : List.<Map<String, Object>>of(
+                Map.of("flowReferenceId", trip.flowReference(), "localeReferenceId", locale),
+                Map.of("flowReferenceId", "no-such-flow", "localeReferenceId", locale, "sentence", "x"),
+                Map.of("flowReferenceId", trip.flowReference(), "localeReferenceId", "no-such-locale", "sentence", "x"),
+                Map.of("flowReferenceId", trip.flowReference(), "localeReferenceId", locale, "sentence", "x",
+                        "extra", 1))) {
+            send(HttpMethod.POST, path, wrong).expectStatus().isBadRequest()
+                    .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
+        }
+        http.post().uri(path).header("X-API-Key", otherOrganisationKey("scorer@other.example"))
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(ask).exchange()
+                .expectStatus().isNotFound();
     }
 }

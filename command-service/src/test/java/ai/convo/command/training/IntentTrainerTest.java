@@ -75,7 +75,7 @@ class IntentTrainerTest {
             java.util.Arrays.fill(ones, 1.0);
             var tribuo = fitted.tribuo().predict(new ArrayExample<>(new Label("?"), names, ones));
             for (IntentModel.Score score : stored.rank(sentence)) {
-                assertEquals(tribuo.getOutputScores().get(score.intentId()).getScore(), score.score(), 1e-12,
+                assertEquals(tribuo.getOutputScores().get(score.intentId()).getScore(), score.score(), 1e-6,
                         sentence + " / " + score.intentName());
             }
         }
@@ -112,5 +112,51 @@ class IntentTrainerTest {
         return ((List<Map<String, Object>>) intent.get("findings")).stream()
                 .filter(f -> f.get("type").equals("strongOverlap"))
                 .flatMap(f -> ((List<Object>) f.get("intentNames")).stream()).toList();
+    }
+
+    @Test
+    void aFlowOverTheWeightBudgetKeepsItsMostFrequentFeaturesOrIsRefused() {
+        // given 3,000 features seen once and 2,500 seen twice
+        List<String[]> features = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            features.add(new String[] {"once" + i});
+        }
+        for (int i = 0; i < 2_500; i++) {
+            features.add(new String[] {"twice" + i, "twice" + ((i + 1) % 2_500)});
+        }
+        // when everything fits: every feature is kept
+        assertEquals(5_500, IntentTrainer.kept(features, 2).size());
+        // when 20,000 intents leave room for 2,000 features: the singletons go first, then the rarest by name order
+        java.util.Set<String> kept = IntentTrainer.kept(features, 20_000);
+        assertEquals(2_000, kept.size());
+        assertTrue(kept.stream().allMatch(f -> f.startsWith("twice")));
+        assertEquals(kept, IntentTrainer.kept(features, 20_000));
+        // when an intent could keep fewer than MIN_FEATURES: refused, saying how many intents fit
+        IntentTrainer.TooLarge refused = org.junit.jupiter.api.Assertions.assertThrows(IntentTrainer.TooLarge.class,
+                () -> IntentTrainer.kept(features, 50_000));
+        assertTrue(refused.getMessage().contains("at most 40000 intents"), refused.getMessage());
+    }
+
+    @Test
+    void theSampledOneVsRestForManyIntentsLearnsEachIntentDeterministically() {
+        // given a synthetic flow of 50 intents, 40 sentences each: 1,000 negatives sampled of 1,960 per intent
+        TrainingSet set = IntentTrainingBench.flow(2_000, 50);
+        List<String[]> features = set.examples().stream().map(e -> Features.forLanguage("en-US").of(e.text())).toList();
+        // when trained twice
+        java.nio.FloatBuffer[] weights = new java.nio.FloatBuffer[2];
+        IntentModel[] models = new IntentModel[2];
+        for (int run = 0; run < 2; run++) {
+            int r = run;
+            SampledOneVsRest.train(set.examples(), features, (labels, kept, count) -> {
+                weights[r] = java.nio.FloatBuffer.allocate(count);
+                models[r] = IntentModel.of(labels, kept, weights[r]);
+                return weights[r];
+            });
+        }
+        // then the same weights, and nearly every training sentence ranks its own intent first
+        assertEquals(weights[0].clear(), weights[1].clear());
+        long right = set.examples().stream().filter(e -> models[0].rank(e.text()).get(0).intentId()
+                .equals(e.intentId())).count();
+        assertTrue(right > 0.9 * set.examples().size(), right + " of " + set.examples().size());
     }
 }

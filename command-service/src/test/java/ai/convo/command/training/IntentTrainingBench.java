@@ -11,19 +11,23 @@ import java.util.SplittableRandom;
 /**
  * Training time and peak heap for synthetic flows of 1k/10k/100k sentences (10 sentences an intent up to 100 intents, a 5,000-word
  * Zipf-ish vocabulary with 8 topic words per intent), and prediction latency. Medians of 3 after a warm-up.
- * Run: java -cp (test classpath) ai.convo.command.training.IntentTrainingBench [sizes...] [full]
+ * Run: java -cp (test classpath) ai.convo.command.training.IntentTrainingBench [sizes...] [full] [intents=N]
+ * (intents=N: N intents at every size instead of a tenth of the sentences up to 100; a flow the trainer refuses is
+ * reported as such).
  */
 public final class IntentTrainingBench {
 
     public static void main(String[] args) {
         boolean full = Arrays.asList(args).contains("full");
+        int intents = Arrays.stream(args).filter(a -> a.startsWith("intents=")).mapToInt(a -> Integer.parseInt(
+                a.substring("intents=".length()))).findFirst().orElse(0);
         int[] sizes = Arrays.stream(args).filter(a -> a.matches("\\d+")).mapToInt(Integer::parseInt).toArray();
         if (sizes.length == 0) {
             sizes = new int[] {1_000, 10_000, 100_000};
         }
         IntentTrainer.train(flow(1_000)); // warm-up
         for (int size : sizes) {
-            TrainingSet set = flow(size);
+            TrainingSet set = intents > 0 ? flow(size, intents) : flow(size);
             long[] millis = new long[3];
             long[] peaks = new long[3];
             IntentTrainer.Trained trained = null;
@@ -31,20 +35,32 @@ public final class IntentTrainingBench {
                 System.gc();
                 resetPeaks();
                 long start = System.nanoTime();
-                trained = IntentTrainer.train(set);
+                try {
+                    trained = IntentTrainer.train(set);
+                } catch (IntentTrainer.TooLarge refused) {
+                    System.out.printf("%,d sentences / %,d intents: refused: %s%n", size, set.intentIds().size(),
+                            refused.getMessage());
+                    break;
+                }
                 if (full) {
                     CrossValidation.run(set, fold -> { });
                 }
                 millis[run] = (System.nanoTime() - start) / 1_000_000;
                 peaks[run] = peakHeap() / (1 << 20);
             }
+            if (trained == null) {
+                continue;
+            }
             Arrays.sort(millis);
             Arrays.sort(peaks);
             IntentModel model = trained.model();
             List<String> queries = new ArrayList<>();
             SplittableRandom random = new SplittableRandom(7);
+            int right = 0;
             for (int i = 0; i < 2_000; i++) {
-                queries.add(set.examples().get(random.nextInt(set.examples().size())).text());
+                TrainingSet.Example example = set.examples().get(random.nextInt(set.examples().size()));
+                queries.add(example.text());
+                right += model.rank(example.text()).get(0).intentId().equals(example.intentId()) ? 1 : 0;
             }
             queries.forEach(model::rank); // warm-up
             long[] predict = new long[3];
@@ -55,14 +71,18 @@ public final class IntentTrainingBench {
             }
             Arrays.sort(predict);
             System.out.printf("%,d sentences / %,d intents (%s): train median %,d ms (runs %s), peak heap median %,d MB "
-                            + "(runs %s), model %,d bytes, prediction median %,d us%n", size, set.intentIds().size(),
+                            + "(runs %s), model %,d bytes, prediction median %,d us, training sentences ranked "
+                            + "right %.1f %%%n", size, set.intentIds().size(),
                     full ? "full: train + 5-fold CV" : "quick", millis[1], Arrays.toString(millis), peaks[1],
-                    Arrays.toString(peaks), trained.bytes().length, predict[1] / 1000);
+                    Arrays.toString(peaks), trained.bytes().length, predict[1] / 1000, right / 20.0);
         }
     }
 
     static TrainingSet flow(int sentences) {
-        int intents = Math.max(2, Math.min(sentences / 10, 100));
+        return flow(sentences, Math.max(2, Math.min(sentences / 10, 100)));
+    }
+
+    static TrainingSet flow(int sentences, int intents) {
         SplittableRandom random = new SplittableRandom(40);
         List<TrainingSet.Example> examples = new ArrayList<>(sentences);
         for (int i = 0; i < sentences; i++) {

@@ -15,11 +15,13 @@ import reactor.core.publisher.Mono;
 import tools.jackson.core.type.TypeReference;
 
 /**
- * The stored feedback reports behind {@code includeFeedbackReport=true} (kept by {@link IntentFeedbackRefresher}).
- * A list page reads its intents' reports in one query. For each item the report of its localeReference is shown:
+ * The stored feedback reports behind {@code includeFeedbackReport=true}. A list page reads its intents' reports in
+ * two queries. For each item the report of its localeReference is shown:
  * <ul>
+ *   <li>the flow trained in full in that locale and the intent was part of it: the cross-validated report of the
+ *       last trained model ({@code intent_training}, projected from FlowIntentsTrained), as it stood then;</li>
  *   <li>pair dirty (a change not yet analysed): {@code null};</li>
- *   <li>stored row: that report;</li>
+ *   <li>stored row: that report (the nearest-centroid heuristic of {@link IntentFeedbackRefresher});</li>
  *   <li>no row and not dirty: the flow has no sentence in that locale (the refresher stores no rows then), so the
  *       report is that of an intent without sentences among {@code n} such intents, which depends only on
  *       whether n = 1 — taken from {@link FeedbackAnalysis} itself.</li>
@@ -43,10 +45,23 @@ class IntentFeedbackReads {
     }
 
     /** What the list shows for the items: intent id -> locale -> report (a missing locale: no report). */
-    record Reports(Map<String, Map<String, Map<String, Object>>> stored, List<String> dirtyLocales, long intentsInFlow) {
+    record Reports(Map<String, Map<String, Map<String, Object>>> stored, List<String> dirtyLocales, long intentsInFlow,
+                   Map<String, Map<String, Map<String, Object>>> trained) {
+
+        Reports(Map<String, Map<String, Map<String, Object>>> stored, List<String> dirtyLocales, long intentsInFlow) {
+            this(stored, dirtyLocales, intentsInFlow, Map.of());
+        }
+
+        Reports withTrained(Map<String, Map<String, Map<String, Object>>> trained) {
+            return new Reports(stored, dirtyLocales, intentsInFlow, trained);
+        }
 
         /** The report of the intent in the locale, or null while it is being recomputed. */
         Map<String, Object> of(String intentId, String localeId) {
+            Map<String, Object> fromModel = trained.getOrDefault(intentId, Map.of()).get(localeId);
+            if (fromModel != null) {
+                return fromModel;
+            }
             if (dirtyLocales.contains(localeId)) {
                 return null;
             }
@@ -79,7 +94,25 @@ class IntentFeedbackReads {
                         .switchIfEmpty(Mono.error(() -> new ReportsPending(position)));
         // the rows are read after the dirty check: a pair clean then has its current rows now (or newer ones)
         return settled.flatMap(dirtyLocales -> stored(intentIds, localeIds)
-                .zipWith(intentsInFlow(flowId), (stored, count) -> new Reports(stored, dirtyLocales, count)));
+                .zipWith(intentsInFlow(flowId), (stored, count) -> new Reports(stored, dirtyLocales, count)))
+                .zipWith(trained(flowId, intentIds, localeIds), Reports::withTrained);
+    }
+
+    /** The last full training's report of each of these intents in each locale the flow was so trained in. */
+    private Mono<Map<String, Map<String, Map<String, Object>>>> trained(String flowId, Collection<String> intentIds,
+                                                                        Collection<String> localeIds) {
+        return db.sql("SELECT t.locale_id, k.id AS intent_id, (t.intent_reports -> k.id)::text AS report "
+                        + "FROM intent_training t CROSS JOIN unnest(CAST(:intents AS text[])) AS k(id) "
+                        + "WHERE t.flow_id = :flow AND t.locale_id = ANY(:locales) "
+                        + "AND (t.intent_reports -> k.id) IS NOT NULL")
+                .bind("flow", flowId)
+                .bind("intents", intentIds.toArray(String[]::new))
+                .bind("locales", localeIds.toArray(String[]::new))
+                .map(row -> new String[] {row.get("intent_id", String.class), row.get("locale_id", String.class),
+                        row.get("report", String.class)})
+                .all()
+                .collect(HashMap::new, (Map<String, Map<String, Map<String, Object>>> out, String[] row) -> out
+                        .computeIfAbsent(row[0], k -> new HashMap<>()).put(row[1], parse(row[2])));
     }
 
     /** Reports a read must reflect were not recomputed in time. */

@@ -2,6 +2,7 @@ package ai.convo.query.intent;
 
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainedEvent;
 import ai.convo.contract.intent.IntentCreatedEvent;
 import ai.convo.contract.intent.IntentDeletedEvent;
 import ai.convo.contract.intent.IntentUpdatedEvent;
@@ -50,6 +51,9 @@ class IntentProcessing {
             return e.projectId();
         }
         if (payload instanceof FlowCreatedEvent e) {
+            return e.projectId();
+        }
+        if (payload instanceof FlowIntentsTrainedEvent e) {
             return e.projectId();
         }
         if (payload instanceof FlowDeletedEvent e) {

@@ -2,6 +2,7 @@ package ai.convo.query.intent;
 
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainedEvent;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.IntentCreatedEvent;
 import ai.convo.contract.intent.IntentDeletedEvent;
@@ -61,6 +62,7 @@ public class IntentProjection {
         // dirty marks first: that waits for a refresher writing this flow's reports, whose rows are then deleted
         jdbc.update("DELETE FROM intent_feedback_dirty WHERE flow_id = ?", event.flowId());
         jdbc.update("DELETE FROM intent_feedback WHERE flow_id = ?", event.flowId());
+        jdbc.update("DELETE FROM intent_training WHERE flow_id = ?", event.flowId());
         jdbc.update("DELETE FROM intent_sentence_count WHERE flow_id = ?", event.flowId());
         jdbc.update("DELETE FROM sentence_view WHERE flow_id = ?", event.flowId());
         jdbc.update("DELETE FROM intent_view WHERE flow_id = ?", event.flowId());
@@ -74,10 +76,29 @@ public class IntentProjection {
         jdbc.update("DELETE FROM intent_feedback_dirty WHERE flow_id IN (" + flows + ")", event.projectId(),
                 event.projectId());
         jdbc.update("DELETE FROM intent_feedback WHERE flow_id IN (" + flows + ")", event.projectId(), event.projectId());
+        jdbc.update("DELETE FROM intent_training WHERE project_id = ?", event.projectId());
         jdbc.update("DELETE FROM intent_sentence_count WHERE project_id = ?", event.projectId());
         jdbc.update("DELETE FROM sentence_view WHERE project_id = ?", event.projectId());
         jdbc.update("DELETE FROM intent_view WHERE project_id = ?", event.projectId());
         jdbc.update("DELETE FROM intent_flow_view WHERE project_id = ?", event.projectId());
+    }
+
+    /**
+     * The flow's last training in the locale. Its report is copied from the common intent_model table, which the
+     * training wrote before the event; a model without one (quick mode) leaves the reports null.
+     */
+    @EventHandler
+    public void on(FlowIntentsTrainedEvent event) {
+        jdbc.update("INSERT INTO intent_training (flow_id, locale_id, project_id, organisation_id, model_id, "
+                        + "training_set_hash, mode, trained_at, flow_report, intent_reports) "
+                        + "SELECT ?, ?, ?, ?, ?, ?, ?, ?, r.report -> 'flow', r.report -> 'intents' FROM (SELECT "
+                        + "(SELECT report::jsonb FROM intent_model WHERE model_id = ?) AS report) r "
+                        + "ON CONFLICT (flow_id, locale_id) DO UPDATE SET model_id = EXCLUDED.model_id, "
+                        + "training_set_hash = EXCLUDED.training_set_hash, mode = EXCLUDED.mode, "
+                        + "trained_at = EXCLUDED.trained_at, flow_report = EXCLUDED.flow_report, "
+                        + "intent_reports = EXCLUDED.intent_reports",
+                event.flowId(), event.localeId(), event.projectId(), event.organisationId(), event.modelId(),
+                event.trainingSetHash(), event.mode(), event.trainedAt(), event.modelId());
     }
 
     // ---- intents

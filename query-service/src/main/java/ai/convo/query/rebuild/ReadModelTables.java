@@ -29,7 +29,8 @@ public final class ReadModelTables {
      */
     private static final Map<String, Projection> BESIDE_RESOURCE_TABLES = Map.of(
             "functions", new Projection("functions", List.of("function_project"), List.of()),
-            "intents", new Projection("intents", List.of("intent_flow_view", "intent_sentence_count"),
+            "intents", new Projection("intents", List.of("intent_flow_view", "intent_sentence_count",
+                    "intent_training"),
                     List.of("intent_feedback", "intent_feedback_dirty")),
             "knowledge", new Projection("knowledge", List.of("knowledge_project"), List.of()),
             "slotfillers", new Projection("slotfillers", List.of("slot_filler_flow"), List.of()),

@@ -91,6 +91,8 @@ class EventFactsTest {
         assertKind("ai.convo.contract.snapshot.SnapshotRequestedEvent", "action", "createSnapshot", "snapshot");
         assertKind("ai.convo.contract.snapshot.SnapshotRestoreRequestedEvent", "action", "restoreSnapshot", "snapshot");
         assertKind("ai.convo.contract.task.TaskCancelRequestedEvent", "action", "cancelTask", "task");
+        // a training is an action on its flow; no actionType: trainIntents is not a value known from the client's list
+        assertKind("ai.convo.contract.flow.FlowIntentsTrainedEvent", "action", null, "flow");
         assertKind("ai.convo.contract.locale.PrimaryLocaleChangedEvent", "patch", null, "locale");
         assertKind("ai.convo.contract.state.DefaultStateChangedEvent", "patch", null, "flowState");
         assertKind("ai.convo.contract.intent.SentenceDeletedEvent", "delete", null, "examplesentence");
