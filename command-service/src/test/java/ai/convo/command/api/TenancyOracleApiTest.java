@@ -126,6 +126,8 @@ class TenancyOracleApiTest extends IntentApiSupport {
             entry("POST /v2.0/flows/{flowId}/intents/{intentId}/sentences/generate", "{}"),
             entry("POST /v2.0/flows/{flowId}/intents/train", "{}"),
             entry("POST /v2.0/projects/{projectId}/trainallflows", "{}"),
+            entry("POST /v2.0/projects/{projectId}/nlu/scores",
+                    "{\"flowReferenceId\":\"{flowId}\",\"localeReferenceId\":\"{localeId}\",\"sentence\":\"hello\"}"),
             entry("POST /v2.0/flows/{flowId}/slotfillers", "{\"name\":\"{fresh}\",\"type\":\"age\"}"),
             entry("PATCH /v2.0/flows/{flowId}/slotfillers/{slotFillerId}", "{\"name\":\"{fresh}\"}"),
             entry("PATCH /v2.0/flows/{flowId}/slotfillers", "{\"operations\":[{\"op\":\"update\","

@@ -116,6 +116,8 @@ public final class AccessPolicy {
         write("PATCH", "/v2.0/projects/{projectId}/settings", "project", "projectId", PROJECT_ADMINS);
         write("DELETE", "/v2.0/projects/{projectId}", "project", "projectId", PROJECT_ADMINS);
         write("POST", "/v2.0/projects/{projectId}/trainallflows", "intent", "projectId", INTENT_EDITORS);
+        // scoring a sentence reads the last model and stores nothing: every member may
+        write("POST", "/v2.0/projects/{projectId}/nlu/scores", "intent", "projectId", ANY_PROJECT_ROLE);
         read("/v2.0/projects/{projectId}/members", "projectMember", "projectId");
         read("/v2.0/projects/{projectId}/members/{userId}", "projectMember", "projectId");
         write("POST", "/v2.0/projects/{projectId}/addprojectmember", "projectMember", "projectId", MEMBER_MANAGERS);
