@@ -13,9 +13,10 @@ public final class OrganisationRoles {
     public static final String USER_DETAILS_VIEWER = "userDetailsViewer";
     public static final String PROJECT_MANAGER = "projectManager";
 
-    public static final List<String> ALL = List.of(ADMIN, "apiKeys", "base_role", "basic_support_user",
-            "full_support_user", "liveAgentAdmin", "liveAgentAgent", "liveAgentSupervisor", "odata", "opsCenterUser",
-            PROJECT_MANAGER, USER_DETAILS_VIEWER, USER_MANAGER, "voiceGatewayUser");
+    /** As the official client lists them (its {@code organisationWideRoles}, 0.19.0). */
+    public static final List<String> ALL = List.of(ADMIN, "apiKeys", "base_role", "basicSupportUser",
+            "fullSupportUser", "liveAgentAdmin", "liveAgentAgent", "liveAgentSupervisor", "livechat", "odata",
+            "projectAssigner", PROJECT_MANAGER, USER_MANAGER, USER_DETAILS_VIEWER, "voiceGatewayUser");
 
     private OrganisationRoles() {
     }

@@ -61,7 +61,7 @@ public final class AccessPolicy {
     private static final Set<String> FUNCTION_EDITORS = Set.of(ADMIN, "function_admin", "function_editor");
     private static final Set<String> FUNCTION_ADMINS = Set.of(ADMIN, "function_admin");
     private static final Set<String> KNOWLEDGE_ADMINS = Set.of(ADMIN, "knowledgeAdmin");
-    private static final Set<String> SNAPSHOT_ADMINS = Set.of(ADMIN, "snapshot_admin", "snapshots");
+    private static final Set<String> SNAPSHOT_ADMINS = Set.of(ADMIN, "snapshot_admin");
     private static final Set<String> PROJECT_ADMINS = Set.of(ADMIN);
 
     private final List<Rule> rules = new ArrayList<>();
