@@ -3,11 +3,8 @@ package ai.convo.command.function;
 import ai.convo.command.function.js.FunctionSandbox;
 import ai.convo.command.function.js.SandboxHttp;
 import ai.convo.command.function.js.SandboxLimits;
-import ai.convo.http.outbound.OutboundAddressGuard;
+import ai.convo.http.outbound.OutboundGuard;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,14 +27,13 @@ class FunctionRunning {
     }
 
     /**
-     * {@code app.functions.allowed-hosts}: hosts an operator lets functions call although they are not public. Built
+     * {@code app.functions.allowed-hosts}: hosts an operator lets functions call although they are not public (commas or
+     * spaces between names, as {@code app.knowledge.url.allowed-hosts}). Built
      * at the first run: the engine's warm-up (about a second) is not paid by a process that runs no function.
      */
     @Bean(destroyMethod = "close")
     @Lazy
     FunctionSandbox functionSandbox(@Value("${app.functions.allowed-hosts:}") String allowedHosts) {
-        Set<String> hosts = Arrays.stream(allowedHosts.split(",")).map(String::strip).filter(h -> !h.isEmpty())
-                .collect(Collectors.toUnmodifiableSet());
-        return new FunctionSandbox(new SandboxHttp(new OutboundAddressGuard(hosts)));
+        return new FunctionSandbox(new SandboxHttp(OutboundGuard.allowing(allowedHosts)));
     }
 }

@@ -2,9 +2,10 @@ package ai.convo.command.function.js;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ai.convo.http.outbound.OutboundAddressGuard;
+import ai.convo.http.outbound.OutboundGuard;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,7 @@ class FunctionSandboxTest {
     static String base;
     static FunctionSandbox allowingLoopback;
     static FunctionSandbox strict;
+    static final AtomicInteger rebound = new AtomicInteger();
 
     @BeforeAll
     static void start() throws IOException {
@@ -39,6 +42,11 @@ class FunctionSandboxTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        server.createContext("/rebound", exchange -> {
+            rebound.incrementAndGet();
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
         server.createContext("/to-private", exchange -> {
             exchange.getResponseHeaders().add("Location", "http://10.0.0.1/secret");
             exchange.sendResponseHeaders(302, -1);
@@ -46,8 +54,8 @@ class FunctionSandboxTest {
         });
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort();
-        allowingLoopback = new FunctionSandbox(new SandboxHttp(new OutboundAddressGuard(Set.of("127.0.0.1"))));
-        strict = new FunctionSandbox(new SandboxHttp(new OutboundAddressGuard(Set.of())));
+        allowingLoopback = new FunctionSandbox(new SandboxHttp(OutboundGuard.allowing("127.0.0.1")));
+        strict = new FunctionSandbox(new SandboxHttp(OutboundGuard.strict()));
     }
 
     @AfterAll
@@ -136,11 +144,41 @@ class FunctionSandboxTest {
         assertThat(run(strict, "export default async ({ api }) => { await api.httpRequest('http://169.254.169.254/latest/meta-data'); };").error())
                 .contains("refused").contains("169.254.169.254").contains("only public addresses");
         assertThat(run(strict, "export default async ({ api }) => { await api.httpRequest('" + base + "/hello'); };").error())
-                .contains("127.0.0.1, a private, loopback or link-local address");
+                .contains("127.0.0.1, an address inside a private network");
         assertThat(run(allowingLoopback, "export default async ({ api }) => { await api.httpRequest('" + base + "/to-private'); };").error())
-                .contains("redirected to http://10.0.0.1/secret, refused");
+                .contains("redirected to http://10.0.0.1/secret").contains("only public addresses");
         assertThat(run(strict, "export default async ({ api }) => { await api.httpRequest('file:///etc/passwd'); };").error())
                 .contains("Only http and https");
+    }
+
+    @Test
+    void a_name_that_rebinds_to_loopback_between_the_check_and_the_connect_is_refused() throws Exception {
+        // given: DNS that answers a public address to the first lookup and loopback (the test server) to every later one
+        AtomicInteger lookups = new AtomicInteger();
+        InetAddress publicAddress = InetAddress.getByName("93.184.216.34");
+        OutboundGuard.Lookup rebinding = host -> lookups.getAndIncrement() == 0 ? new InetAddress[] {publicAddress}
+                : new InetAddress[] {InetAddress.getLoopbackAddress()};
+        int before = rebound.get();
+        try (FunctionSandbox sandbox = new FunctionSandbox(new SandboxHttp(new OutboundGuard(Set.of(), rebinding)))) {
+            // when
+            FunctionSandbox.Outcome outcome = sandbox.run("export default async ({ api }) => { await api.httpRequest("
+                    + "{ method: 'POST', url: 'http://rebind.example:" + server.getAddress().getPort() + "/rebound', "
+                    + "body: 'secret' }); };", Map.of(), LIMITS, () -> false);
+
+            // then: the connection's own lookup was checked and refused; the server never got the call
+            assertThat(outcome.error()).startsWith("HttpRequestError: httpRequest to http://rebind.example")
+                    .contains("127.0.0.1, an address inside a private network");
+            assertThat(lookups.get()).isGreaterThanOrEqualTo(2);
+            assertThat(rebound.get()).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void a_response_over_the_body_limit_is_refused_while_it_streams() {
+        SandboxLimits small = new SandboxLimits(Duration.ofSeconds(5), 5_000_000, 64L * 1024 * 1024, 2_000, 3, 10,
+                Duration.ofSeconds(5));
+        assertThat(allowingLoopback.run("export default async ({ api }) => { await api.httpRequest('" + base
+                + "/hello'); };", Map.of(), small, () -> false).error()).contains("at most 10 are read");
     }
 
     @Test

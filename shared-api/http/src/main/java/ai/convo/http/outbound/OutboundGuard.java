@@ -60,13 +60,13 @@ public final class OutboundGuard {
     public URI checkUrl(URI uri) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
-            throw new Refused("Only http and https URLs are fetched; got '" + scheme + "'.");
+            throw new Refused("Only http and https URLs are called; got '" + scheme + "'.");
         }
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
             throw new Refused("The URL has no host.");
         }
         if (uri.getRawUserInfo() != null) {
-            throw new Refused("URLs with credentials (user@host) are not fetched.");
+            throw new Refused("URLs with credentials (user@host) are not called.");
         }
         return uri;
     }
@@ -84,7 +84,7 @@ public final class OutboundGuard {
         for (InetAddress address : addresses) {
             if (!isPublic(address)) {
                 throw new Refused("The host " + host + " resolves to " + address.getHostAddress() + ", an address "
-                        + "inside a private network (loopback, private, link-local or reserved); it is not fetched.");
+                        + "inside a private network (loopback, private, link-local or reserved); only public addresses are called.");
             }
         }
         return addresses;

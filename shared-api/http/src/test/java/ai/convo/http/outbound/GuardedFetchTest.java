@@ -33,6 +33,21 @@ class GuardedFetchTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        server.createContext("/echo", exchange -> {
+            byte[] body = (exchange.getRequestMethod() + " " + exchange.getRequestHeaders().getFirst("X-Trace") + " "
+                    + exchange.getRequestHeaders().getFirst("Host") + " " + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("X-Answer", "a");
+            exchange.getResponseHeaders().add("X-Answer", "b");
+            exchange.sendResponseHeaders(201, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.createContext("/see-other", exchange -> {
+            exchange.getResponseHeaders().add("Location", "/echo");
+            exchange.sendResponseHeaders(303, -1);
+            exchange.close();
+        });
         server.createContext("/to-literal", exchange -> {
             exchange.getResponseHeaders().add("Location", "http://127.0.0.1:" + port + "/doc");
             exchange.sendResponseHeaders(302, -1);
@@ -89,7 +104,7 @@ class GuardedFetchTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",
-            "0.0.0.0", "224.0.0.1", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254",
+            "0.0.0.0", "224.0.0.1", "::1", "::ffff:10.0.0.1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254",
             "64:ff9b::a9fe:a9fe", "2002:c0a8:0101::1"})
     void givenAnInternalAddress_whenChecked_thenNotPublic(String address) throws Exception {
         assertThat(OutboundGuard.isPublic(InetAddress.getByName(address))).isFalse();
@@ -186,5 +201,39 @@ class GuardedFetchTest {
         assertThat(guard.allowsHost("intranet")).isTrue();
         assertThat(guard.allowsHost("example.com")).isFalse();
         assertThat(OutboundGuard.allowing("").allowsHost("")).isFalse();
+    }
+
+    @Test
+    void givenAPostWithHeadersAndBody_whenSent_thenTheServerGetsThemAndAnyStatusIsAnswered() {
+        // given
+        GuardedFetch.Request post = new GuardedFetch.Request("post", URI.create("http://localhost:" + port + "/echo"),
+                java.util.Map.of("X-Trace", "t-1", "Host", "elsewhere.example"), "{\"n\":1}".getBytes(StandardCharsets.UTF_8));
+        // when
+        GuardedFetch.Response answer = fetch(Set.of("localhost")).send(post, Duration.ofSeconds(5), 1_000);
+        // then: the method, header and body arrived; Host stayed the client's; repeated answer headers are joined
+        assertThat(answer.status()).isEqualTo(201);
+        assertThat(new String(answer.body(), StandardCharsets.UTF_8)).isEqualTo("POST t-1 localhost:" + port + " {\"n\":1}");
+        assertThat(answer.headers()).containsEntry("x-answer", "a, b");
+    }
+
+    @Test
+    void givenAPostAnswered303_whenSent_thenTheRedirectIsAGetWithoutBody() {
+        GuardedFetch.Response answer = fetch(Set.of("localhost")).send(new GuardedFetch.Request("POST",
+                URI.create("http://localhost:" + port + "/see-other"), null, "gone".getBytes(StandardCharsets.UTF_8)),
+                Duration.ofSeconds(5), 1_000);
+        assertThat(new String(answer.body(), StandardCharsets.UTF_8)).isEqualTo("GET null localhost:" + port + " ");
+        assertThat(answer.uri().getPath()).isEqualTo("/echo");
+    }
+
+    @Test
+    void givenABodyOverTheLimitABadMethodOrAHeaderWithALineBreak_whenSent_thenFailedBeforeAnythingIsSent() {
+        URI echo = URI.create("http://localhost:" + port + "/echo");
+        GuardedFetch fetch = fetch(Set.of("localhost"));
+        assertThatThrownBy(() -> fetch.send(new GuardedFetch.Request("PUT", echo, null, new byte[11]), Duration.ofSeconds(5), 10))
+                .isInstanceOf(GuardedFetch.Failed.class).hasMessageContaining("at most 10 are sent");
+        assertThatThrownBy(() -> fetch.send(new GuardedFetch.Request("TRACE", echo, null, null), Duration.ofSeconds(5), 10))
+                .isInstanceOf(GuardedFetch.Failed.class).hasMessageContaining("must be one of");
+        assertThatThrownBy(() -> fetch.send(new GuardedFetch.Request("GET", echo, java.util.Map.of("X-A", "1\r\nHost: x"), null),
+                Duration.ofSeconds(5), 10)).isInstanceOf(GuardedFetch.Failed.class).hasMessageContaining("line break");
     }
 }
