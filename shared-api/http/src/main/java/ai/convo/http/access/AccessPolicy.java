@@ -123,6 +123,9 @@ public final class AccessPolicy {
         write("POST", "/v2.0/projects/{projectId}/addprojectmember", "projectMember", "projectId", MEMBER_MANAGERS);
         write("POST", "/v2.0/projects/{projectId}/removeprojectmember", "projectMember", "projectId",
                 MEMBER_MANAGERS);
+        // the same membership from the user's side: the project is the body's, the same roles decide
+        write("POST", "/v2.0/users/{userId}/addproject", "projectMember", "body:projectId", MEMBER_MANAGERS);
+        write("POST", "/v2.0/users/{userId}/removeproject", "projectMember", "body:projectId", MEMBER_MANAGERS);
         write("PATCH", "/v2.0/projects/{projectId}/members/{userId}", "projectMember", "projectId", MEMBER_MANAGERS);
         write("POST", "/v2.0/projects/{projectId}/members/{userId}/addroletomember", "projectMember", "projectId",
                 MEMBER_MANAGERS);
