@@ -104,6 +104,9 @@ public final class AccessFilter implements WebFilter, org.springframework.core.O
         if (from.startsWith("query:")) {
             String name = from.substring(6);
             String projectId = exchange.getRequest().getQueryParams().getFirst(name);
+            if (projectId == null && match.rule().acrossProjects()) {
+                return chain.filter(exchange); // the handler lists the caller's projects only
+            }
             if (projectId == null) {
                 return ProblemWriter.write(exchange, ApiProblem.invalidParameter(name, name + " is required: a user "
                         + "who is no organisation administrator reads and changes one project at a time, one they "
