@@ -33,7 +33,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * The client's project member methods (addProjectMember, removeProjectMember, updateProjectMember, addRoleToMember,
- * removeRoleFromMember). Each answers {} as the client expects; each change is an event of the member's user, with
+ * removeRoleFromMember, and addProjectToUser/removeProjectFromUser from the user's side). Each answers {} as the client expects; each change is an event of the member's user, with
  * who made it, so the audit trail shows who granted what.
  */
 @RestController
@@ -62,6 +62,32 @@ class MemberController {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("projectId", projectId);
         String userId = userId(exchange, raw);
+        return done(exchange, media, commands.send(new RemoveMemberCommand(UserId.of(userId), caller.actor(),
+                projectId, Clock.nowSeconds()), userId));
+    }
+
+    /** addProjectToUser: addProjectMember from the user's side, the same event. */
+    @PostMapping("/v2.0/users/{userId}/addproject")
+    public Mono<ResponseEntity<byte[]>> addProject(ServerWebExchange exchange,
+                                                   @AuthenticationPrincipal ApiPrincipal caller,
+                                                   @PathVariable String userId,
+                                                   @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("userId", userId);
+        String projectId = projectId(exchange, raw);
+        return done(exchange, media, commands.send(new AddMemberCommand(UserId.of(userId), caller.actor(), projectId,
+                Clock.nowSeconds()), userId));
+    }
+
+    /** removeProjectFromUser: removeProjectMember from the user's side, the same event. */
+    @PostMapping("/v2.0/users/{userId}/removeproject")
+    public Mono<ResponseEntity<byte[]>> removeProject(ServerWebExchange exchange,
+                                                      @AuthenticationPrincipal ApiPrincipal caller,
+                                                      @PathVariable String userId,
+                                                      @RequestBody(required = false) byte[] raw) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        Ids.require("userId", userId);
+        String projectId = projectId(exchange, raw);
         return done(exchange, media, commands.send(new RemoveMemberCommand(UserId.of(userId), caller.actor(),
                 projectId, Clock.nowSeconds()), userId));
     }
@@ -120,6 +146,13 @@ class MemberController {
         String userId = body.requiredId("userId");
         body.validate();
         return userId;
+    }
+
+    private static String projectId(ServerWebExchange exchange, byte[] raw) {
+        JsonBody body = JsonBody.parse(exchange, raw, true).allowOnly(Set.of("projectId"));
+        String projectId = body.requiredId("projectId");
+        body.validate();
+        return projectId;
     }
 
     private static String role(ServerWebExchange exchange, byte[] raw) {

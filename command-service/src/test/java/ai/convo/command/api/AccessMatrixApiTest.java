@@ -187,7 +187,7 @@ class AccessMatrixApiTest extends PeopleApiSupport {
     }
 
     @Test
-    void givenAMemberLimitedToOneLocale_whenWritingSentences_thenOnlyThatLocaleIsTaken() {
+    void givenAMemberLimitedToOneLocale_whenWritingSentences_thenOnlyThatLocaleIsTakenAndNoIntentIsDeleted() {
         // given
         Map<String, String> ids = project(ADMIN_KEY);
         String otherLocale = created(ADMIN_KEY, "/v2.0/locales", Map.of("projectId", ids.get("projectId"),
@@ -207,6 +207,13 @@ class AccessMatrixApiTest extends PeopleApiSupport {
         // when / then
         send("POST", sentences, key, Map.of("text", "hallo", "localeId", otherLocale)).expectStatus().isForbidden()
                 .expectBody().jsonPath("$.details.refusedLocales[0]").isEqualTo(otherLocale);
+        // deleting the intent, alone or in a batch, deletes its sentences in every locale: refused too
+        String intent = "/v2.0/flows/" + ids.get("flowId") + "/intents/" + intentId;
+        send("DELETE", intent, key, null).expectStatus().isForbidden()
+                .expectBody().jsonPath("$.details.allowedLocales[0]").isEqualTo(ids.get("localeId"))
+                .jsonPath("$.detail").value(d -> assertThat((String) d).contains("every locale"));
+        send("PATCH", "/v2.0/flows/" + ids.get("flowId") + "/intents", key, Map.of("operations",
+                List.of(Map.of("op", "delete", "id", intentId)))).expectStatus().isForbidden();
         assertThat(eventCount()).isEqualTo(before);
         send("POST", sentences, key, Map.of("text", "hello", "localeId", ids.get("localeId")))
                 .expectStatus().isCreated();

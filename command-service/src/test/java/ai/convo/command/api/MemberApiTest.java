@@ -102,6 +102,54 @@ class MemberApiTest extends PeopleApiSupport {
     }
 
     @Test
+    void givenTheUsersSide_whenAddingAndRemovingAProject_thenTheSameMembershipEventsUnderTheSameRules() {
+        // given: a member manager of A, a basic member of A, and a colleague in nothing
+        Colleague manager = colleague();
+        Colleague basic = colleague();
+        Colleague newcomer = colleague();
+        String a = project();
+        String b = project();
+        for (Colleague c : List.of(manager, basic)) {
+            send("POST", "/v2.0/projects/" + a + "/addprojectmember", ADMIN_KEY, Map.of("userId", c.userId()))
+                    .expectStatus().isOk();
+        }
+        send("POST", "/v2.0/projects/" + a + "/members/" + manager.userId() + "/addroletomember", ADMIN_KEY,
+                Map.of("role", "memberManager")).expectStatus().isOk();
+        String addProject = "/v2.0/users/" + newcomer.userId() + "/addproject";
+        long before = eventCount();
+        // when / then: what is refused stores nothing
+        send("POST", addProject, ADMIN_KEY, Map.of()).expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.details.projectId").exists();
+        send("POST", addProject, ADMIN_KEY, Map.of("projectId", a, "role", "x")).expectStatus().isBadRequest();
+        send("POST", addProject, basic.key(), Map.of("projectId", a)).expectStatus().isForbidden()
+                .expectBody().jsonPath("$.details.requiredRoles[0]").isEqualTo("memberManager");
+        String missing = Ids.newId();
+        assertThat(body(send("POST", addProject, manager.key(), Map.of("projectId", b)).expectStatus().isNotFound())
+                .replace(b, "ID")).isEqualTo(body(send("POST", addProject, manager.key(),
+                Map.of("projectId", missing)).expectStatus().isNotFound()).replace(missing, "ID"));
+        assertThat(eventCount()).isEqualTo(before);
+        // when: the manager adds the newcomer from the user's side
+        send("POST", addProject, manager.key(), Map.of("projectId", a)).expectStatus().isOk()
+                .expectBody().json("{}");
+        // then: the event addProjectMember makes, naming the manager; the newcomer is a basic member of A
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ? "
+                        + "AND payload_type LIKE '%MemberAddedEvent' AND position(? IN payload) > 0", Long.class,
+                newcomer.userId(), manager.userId().getBytes(StandardCharsets.UTF_8))).isEqualTo(1);
+        assertThat(jdbc.queryForObject("SELECT array_to_string(roles, ',') FROM identity_member WHERE project_id = ? "
+                + "AND user_id = ?", String.class, a, newcomer.userId())).isEqualTo("basic");
+        // when: removed from the user's side, twice (the second changes nothing)
+        send("POST", "/v2.0/users/" + newcomer.userId() + "/removeproject", ADMIN_KEY, Map.of("projectId", a))
+                .expectStatus().isOk();
+        long removed = eventCount();
+        send("POST", "/v2.0/users/" + newcomer.userId() + "/removeproject", ADMIN_KEY, Map.of("projectId", a))
+                .expectStatus().isOk();
+        // then
+        assertThat(eventCount()).isEqualTo(removed);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM identity_member WHERE project_id = ? AND user_id = ?",
+                Long.class, a, newcomer.userId())).isZero();
+    }
+
+    @Test
     void givenAMember_whenLimitedToLocales_thenOnlyLocalesOfTheProjectAreTakenAndNullMeansEvery() {
         // given
         Colleague member = colleague();

@@ -45,6 +45,8 @@ class TenancyOracleApiTest extends IntentApiSupport {
             entry("POST /v2.0/users/me/changepassword", "{\"oldPassword\":\"not-it\",\"newPassword\":\"{fresh}\"}"),
             entry("POST /v2.0/projects/{projectId}/addprojectmember", "{\"userId\":\"{userId}\"}"),
             entry("POST /v2.0/projects/{projectId}/removeprojectmember", "{\"userId\":\"{userId}\"}"),
+            entry("POST /v2.0/users/{userId}/addproject", "{\"projectId\":\"{projectId}\"}"),
+            entry("POST /v2.0/users/{userId}/removeproject", "{\"projectId\":\"{projectId}\"}"),
             entry("PATCH /v2.0/projects/{projectId}/members/{userId}", "{\"allowedLocales\":[\"{localeId}\"]}"),
             entry("POST /v2.0/projects/{projectId}/members/{userId}/addroletomember", "{\"role\":\"flowEditor\"}"),
             entry("POST /v2.0/projects/{projectId}/members/{userId}/removerolefrommember",

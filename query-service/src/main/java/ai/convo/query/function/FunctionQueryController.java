@@ -52,10 +52,7 @@ class FunctionQueryController {
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
         String projectId = QueryParams.optionalId(exchange, "projectId");
         String org = caller.organisationId();
-        Scope scope = projectId == null
-                ? new Scope("organisation_id = :org", Map.of("org", org), "functions|" + org)
-                : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
-                        "functions|" + org + "|" + projectId);
+        Scope scope = Scope.projects("functions", org, caller.isOrganisationAdmin() ? null : caller.userId(), projectId);
         return reads.page(exchange, media, LIST, request, scope, Parent.row("project_view", projectId, org, "Project " + projectId), FunctionQueryController::wire);
     }
 

@@ -69,10 +69,7 @@ class KnowledgeQueryController {
         ListRequest request = ListRequest.parse(exchange, STORES.sortableFields());
         String projectId = QueryParams.optionalId(exchange, "projectId");
         String org = caller.organisationId();
-        Scope scope = projectId == null
-                ? new Scope("organisation_id = :org", Map.of("org", org), "knowledgestores|" + org)
-                : new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
-                        "knowledgestores|" + org + "|" + projectId);
+        Scope scope = Scope.projects("knowledgestores", org, caller.isOrganisationAdmin() ? null : caller.userId(), projectId);
         return reads.page(exchange, media, STORES, request, scope, Parent.row("project_view", projectId, org, "Project " + projectId), KnowledgeQueryController::store);
     }
 

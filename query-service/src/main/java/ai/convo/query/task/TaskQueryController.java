@@ -6,7 +6,6 @@ import ai.convo.http.list.ListRequest;
 import ai.convo.http.media.ApiMedia;
 import ai.convo.http.media.Negotiation;
 import ai.convo.http.media.Renderer;
-import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
@@ -50,20 +49,15 @@ class TaskQueryController {
         this.reads = reads;
     }
 
-    /** The tasks of one project of the caller's organisation; {@code projectId} is required. */
+    /** The tasks of one project (projectId), or of the organisation (its administrators) or the caller's projects. */
     @ListOf("LIST")
     @GetMapping("/v2.0/tasks")
     public Mono<ResponseEntity<byte[]>> list(ServerWebExchange exchange, @AuthenticationPrincipal ApiPrincipal caller) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         String projectId = QueryParams.optionalId(exchange, "projectId");
         ListRequest request = ListRequest.parse(exchange, LIST.sortableFields());
-        if (projectId == null) {
-            throw ApiProblem.invalidParameter("projectId", "projectId is required: the id (24 characters of [a-z0-9]) "
-                    + "of the project whose tasks to list.");
-        }
         String org = caller.organisationId();
-        Scope scope = new Scope("organisation_id = :org AND project_id = :project", Map.of("org", org, "project", projectId),
-                "tasks|" + org + "|" + projectId);
+        Scope scope = Scope.projects("tasks", org, caller.isOrganisationAdmin() ? null : caller.userId(), projectId);
         return reads.page(exchange, media, LIST, request, scope, Parent.row("project_view", projectId, org, "Project " + projectId), TaskQueryController::wire);
     }
 

@@ -117,6 +117,51 @@ class AccessRulesQueryTest extends QueryTestBase {
     }
 
     @Test
+    void givenAMemberOfProjectA_whenListingWithoutProjectId_thenAsAndNoneOfBsAndAnAdministratorSeesBoth() {
+        // given: projects A and B with a flow each, B with a second locale; a basic member of A only
+        Caller admin = newOrganisation();
+        Project a = project(admin, "A", 1);
+        Project b = project(admin, "B", 1);
+        locale(admin, b.id(), Ids.newId(), "German", "de-DE", 2);
+        String flowA = Ids.newId();
+        String flowB = Ids.newId();
+        append(flowA, new ai.convo.contract.flow.FlowCreatedEvent(flowA, a.id(), admin.organisationId(),
+                java.util.UUID.randomUUID().toString(), "Main A", "", admin.userId(), 3));
+        long position = append(flowB, new ai.convo.contract.flow.FlowCreatedEvent(flowB, b.id(),
+                admin.organisationId(), java.util.UUID.randomUUID().toString(), "Main B", "", admin.userId(), 3));
+        Caller member = colleague(admin, "MEMBER");
+        Caller outsider = colleague(admin, "MEMBER");
+        jdbc.update("INSERT INTO identity_member (project_id, user_id, organisation_id, roles, added_by, added_at) "
+                + "VALUES (?, ?, ?, '{basic}', ?, 0)", a.id(), member.userId(), admin.organisationId(),
+                admin.userId());
+        // when / then: the member sees A's flow and locale only; the administrator sees both projects'
+        list("/v2.0/flows", member, position).jsonPath("$.total").isEqualTo(1)
+                .jsonPath("$.items[0]._id").isEqualTo(flowA);
+        list("/v2.0/flows", admin, position).jsonPath("$.total").isEqualTo(2);
+        list("/v2.0/locales", member, position).jsonPath("$.total").isEqualTo(1)
+                .jsonPath("$.items[0]._id").isEqualTo(a.primaryLocaleId());
+        list("/v2.0/locales", admin, position).jsonPath("$.total").isEqualTo(3);
+        // and every list across projects answers a member of none an empty page, not a 400
+        for (String uri : List.of("/v2.0/flows", "/v2.0/locales", "/v2.0/functions", "/v2.0/knowledgestores",
+                "/v2.0/snapshots", "/v2.0/tasks")) {
+            list(uri, outsider, position).jsonPath("$.total").isEqualTo(0);
+            list(uri, member, position).jsonPath("$.total").exists();
+        }
+        // a cursor of the member's list is no cursor of the administrator's
+        Object next = http.get().uri("/v2.0/flows?limit=1").header("X-API-Key", admin.apiKey()).exchange()
+                .expectStatus().isOk().expectBody(Map.class).returnResult().getResponseBody().get("nextCursor");
+        assertThat(next).isNotNull();
+        http.get().uri("/v2.0/flows?limit=1&next=" + next).header("X-API-Key", member.apiKey()).exchange()
+                .expectStatus().isBadRequest();
+    }
+
+    org.springframework.test.web.reactive.server.WebTestClient.BodyContentSpec list(String uri, Caller caller,
+                                                                                   long position) {
+        return http.get().uri(uri).header("X-API-Key", caller.apiKey())
+                .header("X-Event-Position", Long.toString(position)).exchange().expectStatus().isOk().expectBody();
+    }
+
+    @Test
     void givenAMemberWithTheBasicRole_whenHostileRequestsArriveOnEveryRoute_thenNo5xx() {
         // given: the hostile corpus, sent by a member of one project instead of an administrator
         Caller admin = newOrganisation();

@@ -34,7 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Enforces the {@link AccessPolicy} after authentication, before any handler runs, so a refused request stores
  * nothing. A role missing is a 403 naming the roles that would allow it; a project the caller is no member of is the
  * 404 of a resource that does not exist, so a non-member cannot tell it exists. A member limited to some locales
- * (allowedLocales) changes nothing that names another locale. The body is read here only when the project or a
+ * (allowedLocales) changes nothing that names another locale, and deletes no flow or intent (content in every locale). The body is read here only when the project or a
  * locale is named there and the caller is no organisation administrator.
  */
 public final class AccessFilter implements WebFilter, org.springframework.core.Ordered {
@@ -46,6 +46,10 @@ public final class AccessFilter implements WebFilter, org.springframework.core.O
     static final int MAX_BODY = 2 * 1024 * 1024;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Set<String> LOCALE_FIELDS = Set.of("localeId", "localeReference", "inheritFromLocaleId");
+    /** Flows and intents have content in every locale: deleting one (alone or in a batch) touches every locale. */
+    private static final Set<String> DELETES_EVERY_LOCALE = Set.of("/v2.0/flows/{flowId}",
+            "/v2.0/flows/{flowId}/intents/{intentId}");
+    private static final Set<String> BATCHES_EVERY_LOCALE = Set.of("/v2.0/flows", "/v2.0/flows/{flowId}/intents");
 
     private final AccessPolicy policy;
     private final IdentityStore identities;
@@ -104,6 +108,9 @@ public final class AccessFilter implements WebFilter, org.springframework.core.O
         if (from.startsWith("query:")) {
             String name = from.substring(6);
             String projectId = exchange.getRequest().getQueryParams().getFirst(name);
+            if (projectId == null && match.rule().acrossProjects()) {
+                return chain.filter(exchange); // the handler lists the caller's projects only
+            }
             if (projectId == null) {
                 return ProblemWriter.write(exchange, ApiProblem.invalidParameter(name, name + " is required: a user "
                         + "who is no organisation administrator reads and changes one project at a time, one they "
@@ -147,9 +154,16 @@ public final class AccessFilter implements WebFilter, org.springframework.core.O
                 });
     }
 
-    /** A write of a member limited to some locales: every locale it names must be one of them. */
+    /**
+     * A write of a member limited to some locales: every locale it names must be one of them, and it may not delete a
+     * flow or an intent, whose content in every locale goes with it.
+     */
     private Mono<Void> locales(ServerWebExchange exchange, WebFilterChain chain, AccessPolicy.Match match,
                                JsonNode body, Set<String> allowed) {
+        if (DELETES_EVERY_LOCALE.contains(match.rule().path())
+                && exchange.getRequest().getMethod() == org.springframework.http.HttpMethod.DELETE) {
+            return ProblemWriter.write(exchange, everyLocale(match.rule(), allowed));
+        }
         Set<String> named = new LinkedHashSet<>();
         Optional.ofNullable(match.variables().get("localeId")).ifPresent(named::add);
         Optional.ofNullable(exchange.getRequest().getQueryParams().getFirst("localeId")).ifPresent(named::add);
@@ -161,11 +175,38 @@ public final class AccessFilter implements WebFilter, org.springframework.core.O
         }
         return body(exchange).flatMap(read -> {
             JsonNode root = parse(read.bytes());
+            if (root != null && BATCHES_EVERY_LOCALE.contains(match.rule().path()) && deletes(root)) {
+                return ProblemWriter.write(read.exchange(), everyLocale(match.rule(), allowed));
+            }
             if (root != null) {
                 collect(root, named);
             }
             return allowedLocales(read.exchange(), chain, named, allowed);
         });
+    }
+
+    /** A batch ({"operations": [...]}) with a deletion in it. */
+    private static boolean deletes(JsonNode root) {
+        JsonNode operations = root.get("operations");
+        if (operations == null || !operations.isArray()) {
+            return false;
+        }
+        for (JsonNode operation : operations) {
+            JsonNode op = operation.get("op");
+            if (op != null && op.isString() && op.stringValue().equals("delete")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static ApiProblem everyLocale(AccessPolicy.Rule rule, Set<String> allowed) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("allowedLocales", new TreeSet<>(allowed).stream().toList());
+        details.put("resource", rule.resource());
+        return new ApiProblem(HttpStatus.FORBIDDEN, "Deleting a " + rule.resource() + " deletes its content in every "
+                + "locale of the project; you may change only the locales " + String.join(", ", new TreeSet<>(allowed))
+                + " (your allowedLocales). A member without a locale limit may delete it.", details);
     }
 
     private static Mono<Void> allowedLocales(ServerWebExchange exchange, WebFilterChain chain, Set<String> named,

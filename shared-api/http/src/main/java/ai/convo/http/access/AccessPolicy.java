@@ -32,10 +32,11 @@ public final class AccessPolicy {
 
     /**
      * {@code projectFrom}: the path variable whose resource belongs to the project ({@code projectId}, {@code flowId},
-     * ...), {@code query:projectId} or {@code body:projectId}; null unless the scope is PROJECT.
+     * ...), {@code query:projectId} or {@code body:projectId}; null unless the scope is PROJECT. {@code acrossProjects}:
+     * a list whose project is optional; without it the handler lists only the projects the caller is a member of.
      */
     public record Rule(HttpMethod method, String path, String resource, Kind kind, Scope scope, Set<String> roles,
-                       String projectFrom, PathPattern pattern) {
+                       String projectFrom, PathPattern pattern, boolean acrossProjects) {
     }
 
     /** A request's rule and the values of its path variables. */
@@ -123,6 +124,9 @@ public final class AccessPolicy {
         write("POST", "/v2.0/projects/{projectId}/addprojectmember", "projectMember", "projectId", MEMBER_MANAGERS);
         write("POST", "/v2.0/projects/{projectId}/removeprojectmember", "projectMember", "projectId",
                 MEMBER_MANAGERS);
+        // the same membership from the user's side: the project is the body's, the same roles decide
+        write("POST", "/v2.0/users/{userId}/addproject", "projectMember", "body:projectId", MEMBER_MANAGERS);
+        write("POST", "/v2.0/users/{userId}/removeproject", "projectMember", "body:projectId", MEMBER_MANAGERS);
         write("PATCH", "/v2.0/projects/{projectId}/members/{userId}", "projectMember", "projectId", MEMBER_MANAGERS);
         write("POST", "/v2.0/projects/{projectId}/members/{userId}/addroletomember", "projectMember", "projectId",
                 MEMBER_MANAGERS);
@@ -137,7 +141,7 @@ public final class AccessPolicy {
     }
 
     private void flows() {
-        read("/v2.0/flows", "flow", "query:projectId");
+        list("/v2.0/flows", "flow");
         write("POST", "/v2.0/flows", "flow", "body:projectId", FLOW_EDITORS);
         write("PATCH", "/v2.0/flows", "flow", "query:projectId", FLOW_EDITORS);
         String flow = "/v2.0/flows/{flowId}";
@@ -191,14 +195,14 @@ public final class AccessPolicy {
     }
 
     private void resources() {
-        read("/v2.0/locales", "locale", "query:projectId");
+        list("/v2.0/locales", "locale");
         write("POST", "/v2.0/locales", "locale", "body:projectId", LOCALE_ADMINS);
         read("/v2.0/locales/{localeId}", "locale", "localeId");
         read("/v2.0/locales/{localeId}/history", "locale", "localeId");
         write("PATCH", "/v2.0/locales/{localeId}", "locale", "localeId", LOCALE_ADMINS);
         write("DELETE", "/v2.0/locales/{localeId}", "locale", "localeId", LOCALE_ADMINS);
 
-        read("/v2.0/functions", "function", "query:projectId");
+        list("/v2.0/functions", "function");
         write("POST", "/v2.0/functions", "function", "body:projectId", FUNCTION_ADMINS);
         read("/v2.0/functions/{functionId}", "function", "functionId");
         read("/v2.0/functions/{functionId}/history", "function", "functionId");
@@ -212,7 +216,7 @@ public final class AccessPolicy {
         write("POST", "/v2.0/functions/{functionId}/trigger", "functionInstance", "functionId", FUNCTION_EDITORS);
         write("POST", instances + "/{instanceId}/stop", "functionInstance", "functionId", FUNCTION_EDITORS);
 
-        read("/v2.0/knowledgestores", "knowledgeStore", "query:projectId");
+        list("/v2.0/knowledgestores", "knowledgeStore");
         write("POST", "/v2.0/knowledgestores", "knowledgeStore", "body:projectId", KNOWLEDGE_ADMINS);
         String store = "/v2.0/knowledgestores/{knowledgeStoreId}";
         for (String path : List.of("", "/history", "/sources", "/sources/{sourceId}", "/sources/{sourceId}/history",
@@ -234,7 +238,7 @@ public final class AccessPolicy {
         write("DELETE", store + "/sources/{sourceId}/chunks/{chunkId}", "knowledgeChunk", "knowledgeStoreId",
                 KNOWLEDGE_ADMINS);
 
-        read("/v2.0/snapshots", "snapshot", "query:projectId");
+        list("/v2.0/snapshots", "snapshot");
         write("POST", "/v2.0/snapshots", "snapshot", "body:projectId", SNAPSHOT_ADMINS);
         // an uploaded snapshot names its project in a form field: administrators only, until the form is read here
         organisation("POST", "/v2.0/snapshots/upload", "snapshot", Kind.WRITE, ADMINS_ONLY);
@@ -248,7 +252,7 @@ public final class AccessPolicy {
         // the vendor keeps restoring with the project administrator; the target project is the body's
         write("POST", snapshot + "/restore", "snapshot", "body:projectId", PROJECT_ADMINS);
 
-        read("/v2.0/tasks", "task", "query:projectId");
+        list("/v2.0/tasks", "task");
         read("/v2.0/tasks/{taskId}", "task", "taskId");
         read("/v2.0/tasks/{taskId}/history", "task", "taskId");
         write("POST", "/v2.0/tasks/{taskId}/cancel", "task", "taskId", PROJECT_ADMINS);
@@ -266,6 +270,11 @@ public final class AccessPolicy {
         add("GET", path, resource, Kind.READ, Scope.PROJECT, ANY_PROJECT_ROLE, projectFrom);
     }
 
+    /** A list of one project (?projectId=) or, without it, of every project the caller is a member of. */
+    private void list(String path, String resource) {
+        add("GET", path, resource, Kind.READ, Scope.PROJECT, ANY_PROJECT_ROLE, "query:projectId", true);
+    }
+
     private void write(String method, String path, String resource, String projectFrom, Set<String> roles) {
         add(method, path, resource, Kind.WRITE, Scope.PROJECT, roles, projectFrom);
     }
@@ -280,9 +289,14 @@ public final class AccessPolicy {
 
     private void add(String method, String path, String resource, Kind kind, Scope scope, Set<String> roles,
                      String projectFrom) {
+        add(method, path, resource, kind, scope, roles, projectFrom, false);
+    }
+
+    private void add(String method, String path, String resource, Kind kind, Scope scope, Set<String> roles,
+                     String projectFrom, boolean acrossProjects) {
         rules.add(new Rule(HttpMethod.valueOf(method), path, resource, kind, scope,
                 java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(roles)), projectFrom,
-                PARSER.parse(path)));
+                PARSER.parse(path), acrossProjects));
     }
 
     public List<Rule> rules() {
