@@ -61,7 +61,7 @@ class AccessRulesQueryTest extends QueryTestBase {
         Caller member = colleague(admin, "MEMBER");
         List<AccessPolicy.Rule> organisationWide = policy.rules().stream()
                 .filter(r -> r.scope() == AccessPolicy.Scope.ORGANISATION && r.method() == HttpMethod.GET).toList();
-        assertThat(organisationWide).hasSizeGreaterThanOrEqualTo(6);
+        assertThat(organisationWide).hasSizeGreaterThanOrEqualTo(5);
         // when / then
         for (AccessPolicy.Rule rule : organisationWide) {
             String uri = VARIABLE.matcher(rule.path()).replaceAll(m -> Ids.newId());

@@ -81,8 +81,11 @@ class HistoryAsOfTest extends QueryTestBase {
 
     private void assertAsOfEqualsWhatWasRead(String path, List<Kept> kept) {
         for (Kept then : kept) {
+            // a flow's training fields describe its current model, not its row's history: a read of the past has none
+            Map<String, Object> rowThen = new java.util.LinkedHashMap<>(then.body());
+            rowThen.keySet().removeAll(java.util.Set.of("feedbackReport", "isTrainingOutOfDate"));
             assertThat(read(alice, path + "?asOf=" + then.position(), 0)).as("%s asOf %d", path, then.position())
-                    .isEqualTo(then.body());
+                    .isEqualTo(rowThen);
         }
         long createdAt = ((Number) history(alice, path, 0).get(0).get("position")).longValue();
         if (createdAt > 1) { // just before its creation it did not exist
