@@ -306,10 +306,12 @@ class IntentController {
 
     /** The client's deleteLearningSentence: there are none here (see the query service's learning-sentence reads). */
     @DeleteMapping("/v2.0/flows/{flowId}/intents/learningsentences/{learningSentenceId}")
-    public Mono<ResponseEntity<byte[]>> deleteLearningSentence(ServerWebExchange exchange, @PathVariable String flowId) {
+    public Mono<ResponseEntity<byte[]>> deleteLearningSentence(ServerWebExchange exchange, @PathVariable String flowId,
+                                                               @PathVariable String learningSentenceId) {
         Negotiation.negotiate(exchange, ApiMedia.JSON);
         Ids.require("flowId", flowId);
-        return Mono.error(LearningSentences.notAvailable());
+        Ids.require("learningSentenceId", learningSentenceId);
+        return Mono.error(LearningSentences.notFound(learningSentenceId));
     }
 
     /** Deletes the intent and its sentences; its children become root intents in the same transaction. */

@@ -273,13 +273,14 @@ class BatchApiTest extends FlowApiSupport {
     }
 
     @Test
-    void givenALearningSentenceId_whenDeleted_then501AndNothingIsStored() {
+    void givenALearningSentenceId_whenDeleted_then404SayingThereAreNoneAndNothingIsStored() {
         // given
         long before = eventCount();
         // when / then
         send("DELETE", "/v2.0/flows/" + flowId + "/intents/learningsentences/" + Ids.newId(), ADMIN_KEY, null)
-                .expectStatus().isEqualTo(501)
-                .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("Learning sentences"));
+                .expectStatus().isNotFound()
+                .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("Learning sentence",
+                        "no conversations"));
         assertThat(eventCount()).isEqualTo(before);
     }
 

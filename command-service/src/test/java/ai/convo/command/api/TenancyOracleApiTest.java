@@ -4,6 +4,8 @@ import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.Ids;
+import ai.convo.contract.yesno.YesNoIntentId;
+import ai.convo.contract.yesno.YesNoKind;
 import ai.convo.testing.HostileCorpus;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -136,6 +138,14 @@ class TenancyOracleApiTest extends IntentApiSupport {
                     + "\"id\":\"{slotFillerId}\",\"value\":{\"name\":\"{fresh}\"}},{\"op\":\"create\","
                     + "\"value\":{\"name\":\"{fresh}\",\"type\":\"slot\",\"slot\":\"city\"}}]}"),
             entry("DELETE /v2.0/flows/{flowId}/slotfillers/{slotFillerId}", ""),
+            entry("PATCH /v2.0/locales/{localeId}/yesnointents/{yesNoIntentId}", "{\"rules\":[\"r\"],\"isDisabled\":false}"),
+            entry("DELETE /v2.0/locales/{localeId}/yesnointents/{yesNoIntentId}", ""),
+            entry("POST /v2.0/locales/{localeId}/yesnointents/{yesNoIntentId}/sentences", "{\"text\":\"t\"}"),
+            entry("PATCH /v2.0/locales/{localeId}/yesnointents/{yesNoIntentId}/sentences/{sentenceId}",
+                    "{\"text\":\"t2\"}"),
+            entry("DELETE /v2.0/locales/{localeId}/yesnointents/{yesNoIntentId}/sentences/{sentenceId}", ""),
+            entry("POST /v2.0/locales/{localeId}/yesnointents/train", ""),
+            entry("POST /v2.0/projects/{projectId}/locales/yesnointents/train", "{}"),
             entry("POST /v2.0/projects/createbytemplate", "{\"name\":\"{fresh}\",\"locale\":\"en-US\","
                     + "\"templateConfiguration\":{\"template\":\"support\"}}"));
 
@@ -393,6 +403,9 @@ class TenancyOracleApiTest extends IntentApiSupport {
         ids.put("sourceId", (String) ((Map<String, Object>) record).get("_id"));
         ids.put("chunkId", created(key, HttpMethod.POST, "/v2.0/knowledgestores/" + storeId + "/sources/"
                 + ids.get("sourceId") + "/chunks", Map.of("text", "We open at nine.")));
+        // no learning sentence exists here: one id per organisation keeps the answers to compare free of random ids
+        ids.put("learningSentenceId", Ids.newId());
+        ids.put("yesNoIntentId", YesNoIntentId.of(ids.get("localeId"), YesNoKind.YES).value());
         ids.put("apiKeyId", (String) json(send(HttpMethod.POST, "/v2.0/users/me/apikeys", key, Map.of()), 201).get("_id"));
         // a colleague, not the caller: the user routes change and delete it
         ids.put("userId", created(key, HttpMethod.POST, "/v2.0/users",

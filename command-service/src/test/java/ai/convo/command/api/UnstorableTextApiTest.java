@@ -30,7 +30,7 @@ class UnstorableTextApiTest extends IntentApiSupport {
             "{\"\\u0000\":\"a field name\"}");
 
     /** Routes whose operation takes no body (the official client sends {} or its options object); they never read it. */
-    private static final List<String> IGNORE_THE_BODY = List.of("/intents/train", "/trainallflows", "/sentences/generate",
+    private static final List<String> IGNORE_THE_BODY = List.of("/intents/train", "/yesnointents/train", "/trainallflows", "/sentences/generate",
             "/package", "/downloadlink", "/cancel", "/resetfailedloginattempts", "/stop");
 
     @Autowired
@@ -76,7 +76,8 @@ class UnstorableTextApiTest extends IntentApiSupport {
         assertThat(jdbc.queryForList("SELECT payload_type FROM domain_event_entry WHERE global_index > ?", String.class,
                 lastBefore)).allMatch(type -> type.endsWith(".FailedLoginAttemptsResetEvent")
                 || type.endsWith(".LoginSucceededEvent") || type.startsWith("ai.convo.contract.task.Task")
-                || type.endsWith(".FlowIntentsTrainedEvent"));
+                || type.endsWith(".FlowIntentsTrainedEvent") || type.endsWith(".YesNoIntentsTrainedEvent")
+                || type.endsWith(".YesNoIntentSeededEvent"));
         assertThat(jdbc.queryForList("SELECT convert_from(payload, 'UTF8') FROM domain_event_entry WHERE global_index > ?",
                 String.class, lastBefore)).noneMatch(payload -> payload.contains("\\u0000") || payload.contains("\\ud800")
                 || payload.contains("nested") || payload.contains("a field name"));

@@ -70,6 +70,18 @@ class IntentQueryController {
             "createdAt", Column.number("created_at"),
             "lastChanged", Column.number("last_changed")), "text");
 
+    /**
+     * Sortable fields of the learning-sentence list, the client's item fields. No table holds learning sentences
+     * (see {@link #learningSentences}), so the columns are never queried; they only describe the list.
+     */
+    static final ListDefinition LEARNING_SENTENCES = new ListDefinition("learningSentences", "learning_sentences",
+            Map.of("_id", Column.text("id"),
+                    "sentence", Column.text("sentence"),
+                    "confirmedCount", Column.number("confirmed_count"),
+                    "rejectedCount", Column.number("rejected_count"),
+                    "createdAt", Column.number("created_at"),
+                    "lastChanged", Column.number("last_changed")), "sentence");
+
     private final Reads reads;
     private final ReadYourWrites consistency;
     private final KeysetLists lists;
@@ -139,15 +151,43 @@ class IntentQueryController {
 
     /**
      * Learning sentences are what the NLU learns from live conversations (with learnNewExampleSentences on); this
-     * server runs no conversations, so the client's indexLearningSentences and readLearningSentence get a 501 that
-     * says so, not an answer that pretends there are none, nor a 400 for an intent id that was never one.
+     * server runs no conversations, so a visible flow has none: an empty page in the list envelope, after the
+     * parameters are checked like every list's. A flow that is not the caller's is a 404, an intentId that is not
+     * one of the flow's a 400, as on the intent list's {@code parent}.
      */
-    @GetMapping({"/v2.0/flows/{flowId}/intents/learningsentences",
-            "/v2.0/flows/{flowId}/intents/learningsentences/{learningSentenceId}"})
-    public Mono<ResponseEntity<byte[]>> learningSentences(ServerWebExchange exchange, @PathVariable String flowId) {
+    @ListOf("LEARNING_SENTENCES")
+    @GetMapping("/v2.0/flows/{flowId}/intents/learningsentences")
+    public Mono<ResponseEntity<byte[]>> learningSentences(ServerWebExchange exchange,
+                                                          @AuthenticationPrincipal ApiPrincipal caller,
+                                                          @PathVariable String flowId) {
+        ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
+        QueryParams.pathId("flowId", flowId);
+        ListRequest request = ListRequest.parse(exchange, LEARNING_SENTENCES.sortableFields());
+        String intentId = QueryParams.optionalId(exchange, "intentId");
+        QueryParams.optionalId(exchange, "flowReferenceId");
+        if (request.hasCursor()) {
+            // This list never issues a cursor, so any cursor is one of another list's.
+            throw ApiProblem.invalidParameter(request.next() != null ? "next" : "previous",
+                    "This cursor was issued for a different list; use cursors from this list's own responses.");
+        }
+        String org = caller.organisationId();
+        return reads.row(exchange, "flow_view", flowId, org, Map.of(), row -> Boolean.TRUE)
+                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("Flow " + flowId + " does not exist.")))
+                .flatMap(flow -> intentId == null ? Mono.just(true) : intents.intentExists(flowId, intentId, org))
+                .flatMap(ok -> ok ? Mono.just(new KeysetLists.Page(List.of(), 0, null, null))
+                        : Mono.error(ApiProblem.invalidParameter("intentId",
+                                "intentId " + intentId + " is not an intent of flow " + flowId + ".")))
+                .map(page -> ListResponses.page(exchange, media, page));
+    }
+
+    /** The client's readLearningSentence: no id names one here (see {@link #learningSentences}). */
+    @GetMapping("/v2.0/flows/{flowId}/intents/learningsentences/{learningSentenceId}")
+    public Mono<ResponseEntity<byte[]>> learningSentence(ServerWebExchange exchange, @PathVariable String flowId,
+                                                         @PathVariable String learningSentenceId) {
         Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("flowId", flowId);
-        return Mono.error(LearningSentences.notAvailable());
+        QueryParams.pathId("learningSentenceId", learningSentenceId);
+        return Mono.error(LearningSentences.notFound(learningSentenceId));
     }
 
     /** One intent, the full record; {@code preferredLocaleId} chooses its localeReference as on the list. */

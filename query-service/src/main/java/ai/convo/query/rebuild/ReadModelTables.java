@@ -34,6 +34,7 @@ public final class ReadModelTables {
                     List.of("intent_feedback", "intent_feedback_dirty")),
             "knowledge", new Projection("knowledge", List.of("knowledge_project"), List.of()),
             "slotfillers", new Projection("slotfillers", List.of("slot_filler_flow"), List.of()),
+            "yesnointents", new Projection("yesnointents", List.of("yes_no_sentence"), List.of()),
             "snapshots", new Projection("snapshots", List.of("snapshot_resource_view"), List.of()),
             "login-attempts", new Projection("login-attempts", List.of("login_attempt_view"), List.of()),
             "callcounter", new Projection("callcounter", List.of("call_counter_day", "call_counter_minute",

@@ -87,7 +87,13 @@ public final class ResourceTypes {
                     .notInSnapshots("an instance is a run of a function, not content of a project"),
             named("slotFiller", "slotFillerId", "SlotFiller").under("flow:flowId")
                     .view("slot_filler_view", "slotfillers")
-                    .history("Slot filler", "/v2.0/flows/{flowId}/slotfillers/{slotFillerId}/history").inSnapshots());
+                    .history("Slot filler", "/v2.0/flows/{flowId}/slotfillers/{slotFillerId}/history").inSnapshots(),
+            named("yesNoIntent", "yesNoIntentId", "YesNo").under("locale:localeId")
+                    .view("yes_no_intent_view", "yesnointents")
+                    .noHistory("a yes/no intent's changes are read in the event log and the audit trail "
+                            + "(resourceType=yesNoIntent); no history route was asked for")
+                    .notInSnapshots("not captured yet: a restore keeps a locale's yes/no intents as they are "
+                            + "(issue 40)"));
 
     /** Every event-name prefix with its type, the longest first: the first that matches is the longest. */
     private static final List<Map.Entry<String, ResourceType>> BY_PREFIX;

@@ -201,6 +201,18 @@ public final class AccessPolicy {
         read("/v2.0/locales/{localeId}/history", "locale", "localeId");
         write("PATCH", "/v2.0/locales/{localeId}", "locale", "localeId", LOCALE_ADMINS);
         write("DELETE", "/v2.0/locales/{localeId}", "locale", "localeId", LOCALE_ADMINS);
+        String yesNo = "/v2.0/locales/{localeId}/yesnointents";
+        for (String path : List.of("", "/{yesNoIntentId}/sentences")) {
+            read(yesNo + path, "yesNoIntent", "localeId");
+        }
+        write("PATCH", yesNo + "/{yesNoIntentId}", "yesNoIntent", "localeId", INTENT_EDITORS);
+        write("DELETE", yesNo + "/{yesNoIntentId}", "yesNoIntent", "localeId", INTENT_EDITORS);
+        write("POST", yesNo + "/{yesNoIntentId}/sentences", "yesNoIntent", "localeId", INTENT_EDITORS);
+        write("PATCH", yesNo + "/{yesNoIntentId}/sentences/{sentenceId}", "yesNoIntent", "localeId", INTENT_EDITORS);
+        write("DELETE", yesNo + "/{yesNoIntentId}/sentences/{sentenceId}", "yesNoIntent", "localeId", INTENT_EDITORS);
+        write("POST", yesNo + "/train", "yesNoIntent", "localeId", INTENT_EDITORS);
+        write("POST", "/v2.0/projects/{projectId}/locales/yesnointents/train", "yesNoIntent", "projectId",
+                INTENT_EDITORS);
 
         list("/v2.0/functions", "function");
         write("POST", "/v2.0/functions", "function", "body:projectId", FUNCTION_ADMINS);

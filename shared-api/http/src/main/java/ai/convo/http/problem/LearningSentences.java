@@ -3,16 +3,19 @@ package ai.convo.http.problem;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 
-/** The one answer to the official client's learning-sentence operations, from both services (see their routes). */
+/**
+ * The official client's learning sentences, from both services (see their routes). The NLU learns them from live
+ * conversations and this server runs none, so every list is empty and no id names one.
+ */
 public final class LearningSentences {
 
     private LearningSentences() {
     }
 
-    public static ApiProblem notAvailable() {
-        return new ApiProblem(HttpStatus.NOT_IMPLEMENTED, "Learning sentences are learned by the NLU from live "
-                + "conversations, and this server runs no conversations: there are none to list, read or delete. "
-                + "Example sentences are at .../intents/{intentId}/sentences.",
-                Map.of("learningSentences", "not available on this server"));
+    public static ApiProblem notFound(String learningSentenceId) {
+        return new ApiProblem(HttpStatus.NOT_FOUND, "Learning sentence " + learningSentenceId + " does not exist. "
+                + "Learning sentences are learned by the NLU from live conversations, and this server runs no "
+                + "conversations, so it has none. Example sentences are at .../intents/{intentId}/sentences.",
+                Map.of("learningSentenceId", "no learning sentence has this id"));
     }
 }

@@ -1,0 +1,13 @@
+package ai.convo.contract.yesno;
+
+import ai.convo.contract.common.Actor;
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+public record CreateYesNoSentenceCommand(
+        @TargetAggregateIdentifier YesNoIntentId yesNoIntentId,
+        YesNoTarget target,
+        Actor actor,
+        String sentenceId,
+        String text,
+        long at) {
+}
