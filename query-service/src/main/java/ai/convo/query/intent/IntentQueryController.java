@@ -187,6 +187,8 @@ class IntentQueryController {
         Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("flowId", flowId);
         QueryParams.pathId("learningSentenceId", learningSentenceId);
+        ai.convo.query.web.AsOf.refuse(exchange, "learning sentences come from live conversations, which this server "
+                + "does not run, so none has a past.");
         return Mono.error(LearningSentences.notFound(learningSentenceId));
     }
 

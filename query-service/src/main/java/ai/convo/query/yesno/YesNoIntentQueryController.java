@@ -11,6 +11,7 @@ import ai.convo.http.media.Representation;
 import ai.convo.http.problem.ApiProblem;
 import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.readmodel.ReadModel;
+import ai.convo.query.web.AsOf;
 import ai.convo.query.web.QueryParams;
 import ai.convo.query.web.Reads;
 import ai.convo.query.web.list.Column;
@@ -58,6 +59,8 @@ class YesNoIntentQueryController {
                                              @PathVariable String localeId) {
         ApiMedia media = Negotiation.negotiate(exchange, ApiMedia.JSON);
         QueryParams.pathId("localeId", localeId);
+        AsOf.refuse(exchange, "yes/no intents keep no history here; their events are in the event log "
+                + "(resourceType=yesNoIntent).");
         return db.sql("SELECT id, kind, rules::text AS rules, is_disabled FROM yes_no_intent_view "
                         + "WHERE locale_id = :locale AND organisation_id = :org")
                 .bind("locale", localeId).bind("org", caller.organisationId())
