@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.locale.LocaleCreatedEvent;
+import ai.convo.query.consistency.ProjectionProgress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +14,7 @@ import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.messaging.MetaData;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.ParameterizedTypeReference;
 
 /**
@@ -20,6 +23,9 @@ import org.springframework.core.ParameterizedTypeReference;
  * rewritten, ever larger, per event (which made the eventlog projection quadratic in the request's size).
  */
 class LargeRequestAuditTest extends QueryTestBase {
+
+    @Autowired
+    private ProjectionProgress progress;
 
     private static final int EVENTS = 3_000;
 
@@ -41,6 +47,10 @@ class LargeRequestAuditTest extends QueryTestBase {
         assertThat(largeRate).isGreaterThan(smallRate / 2);
         // and it is one audit event that lists 100 resources and counts the rest
         long position = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
+        // the read below reflects every projection, not just the event log this test timed: 6,000 new locales may
+        // keep the other projections (and those of earlier tests' tasks) busy past the read's 5 s wait
+        assertThat(progress.await(position, System.nanoTime() + Duration.ofMinutes(2).toNanos()).block())
+                .as("every projection reached the appended events within 2 minutes").isTrue();
         Map<String, Object> page = http.get().uri("/v2.0/auditevents?limit=100&type=create&resourceType=locale")
                 .header("X-API-Key", large.apiKey())
                 .header("X-Event-Position", Long.toString(position))
@@ -75,7 +85,7 @@ class LargeRequestAuditTest extends QueryTestBase {
         long before = logged(caller);
         long start = System.nanoTime();
         eventStore.publish(events);
-        long deadline = start + java.time.Duration.ofMinutes(5).toNanos();
+        long deadline = start + Duration.ofMinutes(5).toNanos();
         while (logged(caller) < before + EVENTS) {
             assertThat(System.nanoTime()).as("the event log took in the events within 5 minutes").isLessThan(deadline);
             try {

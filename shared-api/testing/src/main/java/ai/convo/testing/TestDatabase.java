@@ -61,12 +61,39 @@ public final class TestDatabase {
                 s = server;
                 if (s == null) {
                     s = DockerClientFactory.instance().isDockerAvailable() ? startContainer() : startLocal();
-                    Runtime.getRuntime().addShutdownHook(new Thread(s.stop(), "test-database-shutdown"));
+                    stopAtExit(s.stop());
                     server = s;
                 }
             }
         }
         return s;
+    }
+
+    /**
+     * The JVM runs its shutdown hooks side by side: a database stopped beside Spring's hook vanishes under contexts
+     * still closing, whose processors then wait out connection timeouts and hold the JVM's exit past Surefire's 30 s.
+     * With Spring Boot present the database stops after every application context has closed.
+     */
+    private static void stopAtExit(Runnable stop) {
+        boolean spring;
+        try {
+            Class.forName("org.springframework.boot.SpringApplication", false, TestDatabase.class.getClassLoader());
+            spring = true;
+        } catch (ClassNotFoundException e) {
+            spring = false;
+        }
+        if (spring) {
+            AfterContexts.add(stop);
+        } else {
+            Runtime.getRuntime().addShutdownHook(new Thread(stop, "test-database-shutdown"));
+        }
+    }
+
+    /** Loaded only where Spring Boot is on the class path. */
+    private static final class AfterContexts {
+        static void add(Runnable stop) {
+            org.springframework.boot.SpringApplication.getShutdownHandlers().add(stop);
+        }
     }
 
     @SuppressWarnings("resource")
