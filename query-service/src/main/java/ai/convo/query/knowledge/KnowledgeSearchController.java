@@ -9,6 +9,7 @@ import ai.convo.http.security.ApiPrincipal;
 import ai.convo.query.readmodel.ReadModel;
 import ai.convo.query.web.AsOf;
 import ai.convo.query.web.QueryParams;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -24,10 +25,12 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Search within a store, beyond the official client: {@code GET .../knowledgestores/{id}/search?query=...&limit=10}
- * answers the best chunks of its {@code ready} sources (disabled chunks left out) by BM25 with the store's language
- * analyser, each with its score and the query terms it matched. The index is kept per store while its chunks are
- * unchanged ({@link StoreIndexes}); each search reads their fingerprint first. Vector similarity is not part of it (no embedding
- * model ships here yet): {@code method} says {@code bm25}.
+ * answers the best chunks of its {@code ready} sources (disabled chunks left out), each with its score and why it
+ * matched. English stores ({@code method: hybrid}): BM25 with the store's language analyser fused by reciprocal rank
+ * with the cosine similarity of the chunks' embeddings ({@link ChunkEmbeddings}; {@code embedded} says how many of the
+ * searched chunks have theirs yet). Other languages ({@code method: bm25}): BM25 alone, as the model is English. The
+ * index is kept per store while its chunks and their embeddings are unchanged ({@link StoreIndexes}); each search
+ * reads their fingerprint first. The query is embedded off the event loop.
  */
 @RestController
 public class KnowledgeSearchController {
@@ -37,10 +40,12 @@ public class KnowledgeSearchController {
 
     private final DatabaseClient db;
     private final StoreIndexes indexes;
+    private final ChunkEmbedder embedder;
 
-    KnowledgeSearchController(@ReadModel DatabaseClient db, StoreIndexes indexes) {
+    KnowledgeSearchController(@ReadModel DatabaseClient db, StoreIndexes indexes, ChunkEmbedder embedder) {
         this.db = db;
         this.indexes = indexes;
+        this.embedder = embedder;
     }
 
     @GetMapping("/v2.0/knowledgestores/{knowledgeStoreId}/search")
@@ -64,25 +69,38 @@ public class KnowledgeSearchController {
                         + " does not exist.")))
                 .flatMap(language -> fingerprint(org, knowledgeStoreId, language)
                         .flatMap(fingerprint -> index(key, fingerprint, org, knowledgeStoreId, language))
-                        .flatMap(index -> {
-                            ChunkSearch.Result result = index.search(query, limit);
-                            return hits(org, result).map(rows -> answer(language, index.size(), query, result, rows));
-                        }))
+                        .flatMap(index -> searched(index, language, query, limit)
+                                .flatMap(result -> hits(org, result).map(rows -> answer(language, index, query,
+                                        result, rows)))))
                 .map(body -> ApiResponses.ok(exchange, media, new Representation.Single("knowledgeSearch", body)));
+    }
+
+    /** BM25 alone, or fused with the vectors where the store has any (the query embedded on a worker thread). */
+    private Mono<ChunkSearch.Result> searched(ChunkSearch.Index index, String language, String query, int limit) {
+        if (!ChunkEmbedder.embeds(language) || index.embedded() == 0) {
+            return Mono.fromSupplier(() -> index.search(query, limit));
+        }
+        return Mono.fromCallable(() -> index.search(query, embedder.embed(query), limit))
+                .subscribeOn(Schedulers.boundedElastic());
     }
 
     private static final String SEARCHED = "FROM knowledge_chunk_view c JOIN knowledge_source_view s "
             + "ON s.id = c.source_id AND s.organisation_id = c.organisation_id "
+            + "LEFT JOIN knowledge_chunk_embedding e ON e.chunk_id = c.id AND e.chunk_version = c.xmin::text::bigint "
+            + "AND e.model = '" + ChunkEmbedder.MODEL + "' "
             + "WHERE c.organisation_id = :org AND c.store_id = :store AND s.status = 'ready' AND NOT c.disabled";
 
     /**
-     * What the searched chunks are now, without reading their text: their number, and a sum over their ids and the
-     * row versions (xmin, new on every insert and update) of each chunk and its source, with the language.
+     * What the searched chunks are now, without reading their text: their number, a sum over their ids and the
+     * row versions (xmin, new on every insert and update) of each chunk and its source, with the language, and how
+     * many have a current embedding (one arriving builds the index again).
      */
     private Mono<String> fingerprint(String org, String store, String language) {
         return db.sql("SELECT count(*) AS n, coalesce(sum(hashtext(c.id)::bigint + c.xmin::text::bigint "
-                        + "+ s.xmin::text::bigint), 0) AS h " + SEARCHED).bind("org", org).bind("store", store)
-                .map(row -> language + "|" + row.get("n", Long.class) + "|" + row.get("h", Number.class)).one();
+                        + "+ s.xmin::text::bigint), 0) AS h, count(e.chunk_id) AS v " + SEARCHED)
+                .bind("org", org).bind("store", store)
+                .map(row -> language + "|" + row.get("n", Long.class) + "|" + row.get("h", Number.class) + "|"
+                        + row.get("v", Long.class)).one();
     }
 
     private Mono<ChunkSearch.Index> index(String key, String fingerprint, String org, String store, String language) {
@@ -90,8 +108,12 @@ public class KnowledgeSearchController {
         if (kept != null) {
             return Mono.just(kept);
         }
-        return db.sql("SELECT c.id, c.text " + SEARCHED).bind("org", org).bind("store", store)
-                .map(row -> new ChunkSearch.Chunk(row.get("id", String.class), row.get("text", String.class)))
+        return db.sql("SELECT c.id, c.text, e.vector " + SEARCHED).bind("org", org).bind("store", store)
+                .map(row -> {
+                    ByteBuffer vector = row.get("vector", ByteBuffer.class);
+                    return new ChunkSearch.Chunk(row.get("id", String.class), row.get("text", String.class),
+                            vector == null ? null : ChunkEmbeddings.vector(vector));
+                })
                 .all().collectList()
                 .publishOn(Schedulers.boundedElastic())
                 .map(chunks -> {
@@ -112,15 +134,20 @@ public class KnowledgeSearchController {
                 .collectMap(row -> (String) row.get("_id"), row -> row);
     }
 
-    private static Map<String, Object> answer(String language, int searched, String query, ChunkSearch.Result result,
-                                              Map<String, Map<String, Object>> rows) {
+    private static Map<String, Object> answer(String language, ChunkSearch.Index index, String query,
+                                              ChunkSearch.Result result, Map<String, Map<String, Object>> rows) {
+        boolean hybrid = ChunkEmbedder.embeds(language);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("query", query);
-        body.put("method", "bm25");
+        body.put("method", hybrid ? "hybrid" : "bm25");
         body.put("language", language);
         body.put("analyser", result.analyser());
         body.put("queryTerms", result.queryTerms());
-        body.put("searched", searched);
+        body.put("searched", index.size());
+        body.put("embedded", index.embedded());
+        body.put("model", hybrid ? ChunkEmbedder.MODEL : null);
+        body.put("note", hybrid ? "BM25 fused by reciprocal rank with the cosine similarity of the embedded chunks"
+                : "BM25 only: the embedding model (" + ChunkEmbedder.MODEL + ") is English");
         // a hit whose chunk was deleted since the index was built is left out
         body.put("items", result.hits().stream().filter(hit -> rows.containsKey(hit.id()))
                 .map(hit -> ChunkSearch.wire(hit, ChunkSearch.matched(language, result.queryTerms(),
