@@ -143,8 +143,11 @@ public class KnowledgeSearchController {
         if (!ChunkEmbedder.embeds(language) || index.embedded() == 0) {
             return Mono.fromSupplier(() -> index.search(query, limit));
         }
+        // a model that cannot be loaded here leaves the search to BM25 rather than failing it
         return Mono.fromCallable(() -> index.search(query, embedder.embed(query), limit))
-                .subscribeOn(Schedulers.boundedElastic());
+                .subscribeOn(Schedulers.boundedElastic())
+                .onErrorResume(ChunkEmbedder.Unavailable.class, unavailable -> Mono.fromSupplier(
+                        () -> index.search(query, limit)));
     }
 
     /** The searched chunks of a scope; the column is one of two constants, never a caller's text. */
