@@ -109,9 +109,11 @@ class TaskRunner {
         this.longSlots = new Semaphore(settings.longThreads());
         java.util.Set<String> longTypes = this.works.values().stream().filter(TaskWork::longRunning)
                 .map(TaskWork::type).collect(java.util.stream.Collectors.toUnmodifiableSet());
-        this.shortLane = new TaskRuns.Lane(longTypes, false, Integer.MAX_VALUE);
+        java.util.Set<String> onePerOrganisation = this.works.values().stream().filter(TaskWork::onePerOrganisation)
+                .map(TaskWork::type).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        this.shortLane = new TaskRuns.Lane(longTypes, false, Integer.MAX_VALUE, onePerOrganisation);
         this.longLane = longTypes.isEmpty() ? null
-                : new TaskRuns.Lane(longTypes, true, settings.longPerOrganisation());
+                : new TaskRuns.Lane(longTypes, true, settings.longPerOrganisation(), onePerOrganisation);
     }
 
     private static Map<String, TaskWork> byType(Collection<TaskWork> works) {

@@ -31,22 +31,53 @@ class TaskRuns {
      * organisation's run at once (over all replicas). They neither wait for nor hold up their project's other tasks:
      * they change no project state.
      */
-    record Lane(Set<String> longRunningTypes, boolean longRunning, int perOrganisation) {
+    record Lane(Set<String> longRunningTypes, boolean longRunning, int perOrganisation,
+                Set<String> onePerOrganisationTypes) {
         static final Lane ALL = new Lane(Set.of(), false, Integer.MAX_VALUE);
 
         Lane {
             for (String type : longRunningTypes) {
-                if (!type.matches("[A-Za-z0-9_-]{1,64}")) {
-                    throw new IllegalArgumentException("task type not usable in a claim: " + type);
-                }
+                checked(type);
+            }
+            for (String type : onePerOrganisationTypes) {
+                checked(type);
             }
             longRunningTypes = Set.copyOf(longRunningTypes);
+            onePerOrganisationTypes = Set.copyOf(onePerOrganisationTypes);
+        }
+
+        Lane(Set<String> longRunningTypes, boolean longRunning, int perOrganisation) {
+            this(longRunningTypes, longRunning, perOrganisation, Set.of());
+        }
+
+        private static void checked(String type) {
+            if (!type.matches("[A-Za-z0-9_-]{1,64}")) {
+                throw new IllegalArgumentException("task type not usable in a claim: " + type);
+            }
         }
 
         /** The long-running types as an SQL list; types are checked above, so they can be inlined. */
         String list() {
-            return longRunningTypes.isEmpty() ? "('')" : longRunningTypes.stream().sorted()
+            return list(longRunningTypes);
+        }
+
+        private static String list(Set<String> types) {
+            return types.isEmpty() ? "('')" : types.stream().sorted()
                     .map(t -> "'" + t + "'").collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+        }
+
+        /**
+         * Leaves out a task of a one-per-organisation type while its organisation has one of them leased (running);
+         * empty without such types.
+         */
+        String onePerOrganisation() {
+            if (onePerOrganisationTypes.isEmpty()) {
+                return "";
+            }
+            String types = list(onePerOrganisationTypes);
+            return " AND NOT (h.type IN " + types + " AND h.status <> 'cancelling' AND EXISTS (SELECT 1 FROM task_run o "
+                    + "WHERE o.organisation_id = h.organisation_id AND o.type IN " + types + " AND o.status IN " + OPEN
+                    + " AND o.lease_until >= now()))";
         }
     }
 
@@ -65,6 +96,7 @@ class TaskRuns {
         return "UPDATE task_run r SET runner_id = ?, lease_until = now() + ? * interval '1 millisecond' "
                 + "WHERE r.task_id = (SELECT h.task_id FROM task_run h "
                 + "  WHERE h.status IN " + OPEN + " AND (h.lease_until IS NULL OR h.lease_until < now()) AND " + inLane
+                + lane.onePerOrganisation()
                 + "  AND ((h.status = 'cancelling' AND h.attempts = 0) OR h.type IN " + longTypes
                 + "    OR NOT EXISTS (SELECT 1 FROM task_run e WHERE e.project_id = h.project_id AND e.status IN " + OPEN
                 + "       AND e.seq < h.seq AND e.type NOT IN " + longTypes + ")) "

@@ -28,6 +28,15 @@ public interface TaskWork {
     }
 
     /**
+     * At most one task of such a type runs per organisation at a time (over all replicas): the organisation's others
+     * wait in the queue, holding no runner thread, while another organisation's task of the type is claimed (e.g.
+     * document ingestion, which reads one document per organisation at a time anyway).
+     */
+    default boolean onePerOrganisation() {
+        return false;
+    }
+
+    /**
      * The runner gave the task up without running it again ({@code reason} says why, e.g. its runners kept dying):
      * work that keeps state of its own outside the task ends it here. Nothing by default.
      */

@@ -163,6 +163,29 @@ class TaskRunnerReplicaTest {
     }
 
     @Test
+    void givenOnePerOrganisationTasksInTwoProjects_thenTheSecondWaitsInTheQueueWhileAnotherOrganisationsRuns() {
+        // given: organisation A queues two such tasks in two projects (not ordered by a project), then B one
+        Actor other = new Actor(Ids.newId(), Ids.newId(), Role.ORG_ADMIN);
+        String first = submit(project(), "test-one", Map.of());
+        String second = submit(project(), "test-one", Map.of());
+        String theirs = submitter.submit(TaskId.generate(), "test-one", ProjectId.of(project(other)), Map.of(), other)
+                .taskId().value();
+        TaskRuns.Lane lane = new TaskRuns.Lane(Set.of(), false, Integer.MAX_VALUE, Set.of("test-one"));
+
+        // when: runners claim while they have threads
+        List<String> claimed = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            runs.claim("one-" + i, 60_000, lane).ifPresent(claim -> claimed.add(claim.taskId()));
+        }
+
+        // then: A's first and B's; A's second is not claimed (no thread waits for A's parse) until A's first ends
+        assertThat(claimed).containsExactly(first, theirs);
+        jdbc.update("UPDATE task_run SET status = 'done', lease_until = NULL WHERE task_id = ?", first);
+        assertThat(runs.claim("one-3", 60_000, lane).map(TaskRuns.Claim::taskId)).contains(second);
+        jdbc.update("UPDATE task_run SET status = 'done', lease_until = NULL WHERE task_id IN (?, ?)", second, theirs);
+    }
+
+    @Test
     void givenARunnerKilledMidTask_whenItsLeaseExpires_thenAnotherRunnerTakesOverWithinLeasePlusPollAndFinishes()
             throws Exception {
         // given: the first replica runs a task that blocks at its gate

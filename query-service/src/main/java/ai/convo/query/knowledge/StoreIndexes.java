@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
  * Built search indexes by organisation and store, each valid for the fingerprint of the chunks it was built from (read
  * with every search, so any change of a chunk, of its source's status or of the set builds it again). Least recently
  * used ones are dropped past a total of {@link #MAX_CHUNKS} chunks, so memory stays bounded (~6 MB per 10,000
- * chunks of 1,800 characters, text not stored).
+ * chunks of 1,800 characters, text not stored, and 15 MB more for their embeddings).
  */
 @Component
 class StoreIndexes {

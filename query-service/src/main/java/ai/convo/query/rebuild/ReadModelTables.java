@@ -69,7 +69,8 @@ public final class ReadModelTables {
             "row_history", "versions of rows as they were served, kept by a trigger as live processors write them; "
                     + "a rebuild proven identical leaves every version true",
             "intent_feedback", "feedback reports, computed in the background from the intent tables",
-            "intent_feedback_dirty", "the feedback refresher's work queue");
+            "intent_feedback_dirty", "the feedback refresher's work queue",
+            "knowledge_chunk_embedding", "chunk embeddings, computed in the background from the knowledge chunks");
 
     /** Columns that are by design not derived from events, left out of the digest. */
     public static final Map<String, Set<String>> EXCLUDED_COLUMNS = Map.of();

@@ -7,6 +7,7 @@ import ai.convo.contract.knowledge.KnowledgeChunkCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeChunkDeletedEvent;
 import ai.convo.contract.knowledge.KnowledgeSourceCreatedEvent;
 import ai.convo.contract.knowledge.KnowledgeStoreCreatedEvent;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -14,8 +15,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Search within a store: BM25 with the store's language analyser over the chunks of its ready sources, the planted
- * answer first with the terms it matched; disabled chunks and sources that are not ready left out; tenancy; 400s.
+ * Search within a store: BM25 with the store's language analyser over the chunks of its ready sources, fused with the
+ * chunks' embeddings once the background worker has them; the planted answer first with the terms it matched, or by
+ * meaning alone for a paraphrase; disabled chunks and sources that are not ready left out; BM25 alone for a
+ * non-English store; tenancy; 400s.
  */
 class KnowledgeSearchTest extends QueryTestBase {
 
@@ -90,7 +93,7 @@ class KnowledgeSearchTest extends QueryTestBase {
         // when: other words than the chunk's ("refund" for "Refunds": the English analyser's stem)
         Map<String, Object> answer = get(caller, search("how long until my refund is paid back"), 200);
         // then
-        assertThat(answer).containsEntry("method", "bm25").containsEntry("language", "en-US")
+        assertThat(answer).containsEntry("method", "hybrid").containsEntry("language", "en-US")
                 .containsEntry("analyser", "EnglishAnalyzer").containsEntry("searched", 5); // the ready source's enabled chunks
         List<Map<String, Object>> items = items(answer);
         assertThat(items).isNotEmpty();
@@ -102,6 +105,45 @@ class KnowledgeSearchTest extends QueryTestBase {
                 .get("sourceReference")).isEqualTo(readyId));
         assertThat(items).extracting(item -> ((Map<String, Object>) item.get("knowledgeChunk")).get("disabled"))
                 .containsOnly(false);
+    }
+
+    /** Searches until every searched chunk has its embedding (the background worker's), at most 60 s. */
+    private Map<String, Object> searchOnceEmbedded(String uri) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        Map<String, Object> answer = get(caller, uri, 200);
+        while (!answer.get("embedded").equals(answer.get("searched")) && System.nanoTime() < deadline) {
+            answer = get(caller, uri, 200);
+        }
+        assertThat(answer.get("embedded")).as("embedded chunks").isEqualTo(answer.get("searched"));
+        return answer;
+    }
+
+    @Test
+    void givenEmbeddedChunks_whenAParaphraseWithNoSharedWordIsSearched_thenThePlantedAnswerComesFirstByMeaning() {
+        // when: no word of the planted chunk's (nor its stems)
+        Map<String, Object> answer = searchOnceEmbedded(search("how soon do I get my money back"));
+        // then
+        assertThat(answer).containsEntry("method", "hybrid").containsEntry("model", "all-MiniLM-L6-v2-q")
+                .containsEntry("embedded", 5);
+        Map<String, Object> first = items(answer).get(0);
+        assertThat(chunkId(first)).isEqualTo(plantedId);
+        assertThat(first).containsEntry("matchedTerms", List.of()).containsEntry("bm25", null)
+                .containsEntry("vectorRank", 1);
+        assertThat((Double) first.get("similarity")).isGreaterThan(0.4);
+    }
+
+    @Test
+    void givenAGermanStore_whenSearched_thenBm25AloneAndTheAnswerSaysSo() {
+        // given
+        String german = Ids.newId();
+        position = append(german, new KnowledgeStoreCreatedEvent(german, projectId, caller.organisationId(),
+                UUID.randomUUID().toString(), "FAQ", "", "de-DE", caller.userId(), 1000));
+        // when
+        Map<String, Object> answer = get(caller, "/v2.0/knowledgestores/" + german + "/search?query=Erstattung", 200);
+        // then
+        assertThat(answer).containsEntry("method", "bm25").containsEntry("embedded", 0)
+                .containsEntry("analyser", "GermanAnalyzer");
+        assertThat((String) answer.get("note")).contains("BM25 only", "English");
     }
 
     @Test

@@ -31,6 +31,12 @@ public class ProcessKnowledgeSourceUrlWork implements TaskWork {
         return TYPE;
     }
 
+    /** Its organisation's other ingestions wait in the queue, not on a runner thread at the organisation's parse slot. */
+    @Override
+    public boolean onePerOrganisation() {
+        return true;
+    }
+
     @Override
     public void run(TaskContext context) {
         String sourceId = String.valueOf(context.parameters().get("sourceId"));

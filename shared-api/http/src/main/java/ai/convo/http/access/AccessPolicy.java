@@ -238,6 +238,8 @@ public final class AccessPolicy {
                     : path.contains("chunks") || path.equals("/search") ? "knowledgeChunk" : "knowledgeSource",
                     "knowledgeStoreId");
         }
+        // search over a project's stores (beyond the client): one project at a time, as its members read it
+        read("/v2.0/knowledgestores/search", "knowledgeChunk", "query:projectId");
         write("PATCH", store, "knowledgeStore", "knowledgeStoreId", KNOWLEDGE_ADMINS);
         write("DELETE", store, "knowledgeStore", "knowledgeStoreId", KNOWLEDGE_ADMINS);
         write("POST", store + "/sources", "knowledgeSource", "knowledgeStoreId", KNOWLEDGE_ADMINS);
