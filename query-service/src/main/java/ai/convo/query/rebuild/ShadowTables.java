@@ -10,7 +10,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Tables beside the live ones: a schema of copies (columns, defaults, keys, indexes and triggers under the same
- * names), filled by a rebuild and then moved in place of the live tables. Every statement names its schema.
+ * names), filled by a rebuild and then moved in place of the live tables. Every statement names its schema. The
+ * indexes of ReadModelTables.INDEXED_AFTER_LOAD are built when the copies are finished.
  * <p>
  * They are filled as a bulk load: unlogged (no WAL per row) and without the triggers that change no row of theirs,
  * then {@link #finish finished} (logged, those triggers added) before the switch: row_history's, which do nothing
@@ -52,10 +53,8 @@ final class ShadowTables {
                     live)) {
                 jdbc.execute("ALTER TABLE " + copy + " ADD CONSTRAINT " + key.get("conname") + " " + key.get("def"));
             }
-            for (String index : jdbc.queryForList("SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i "
-                    + "WHERE i.indrelid = ?::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint c "
-                    + "WHERE c.conindid = i.indexrelid) ORDER BY i.indexrelid", String.class, live)) {
-                jdbc.execute(retarget(index, table, copy));
+            if (!ReadModelTables.INDEXED_AFTER_LOAD.contains(table)) {
+                indexes(jdbc, schema, table);
             }
             for (String trigger : jdbc.queryForList(TRIGGERS + " AND NOT (" + DEFERRED + ") ORDER BY t.tgname",
                     String.class, live)) {
@@ -69,6 +68,17 @@ final class ShadowTables {
     /** The triggers a copy gets only when it is finished: they change no row of the rebuilt tables. */
     private static final String DEFERRED = "p.proname = 'keep_row_history' OR p.proname LIKE 'notify\\_%'";
 
+    /** The live table's indexes other than its constraints' that the copy does not have yet. */
+    private static void indexes(JdbcTemplate jdbc, String schema, String table) {
+        for (String index : jdbc.queryForList("SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i "
+                + "JOIN pg_class x ON x.oid = i.indexrelid WHERE i.indrelid = ?::regclass AND NOT EXISTS (SELECT 1 "
+                + "FROM pg_constraint c WHERE c.conindid = i.indexrelid) AND to_regclass(quote_ident(?) || '.' || "
+                + "quote_ident(x.relname)) IS NULL ORDER BY i.indexrelid", String.class,
+                "public." + table, schema)) {
+            jdbc.execute(retarget(index, table, schema + "." + table));
+        }
+    }
+
     /** Whether the schema holds what was written to it: false when it is gone, or a crash emptied its copies. */
     static boolean intact(JdbcTemplate jdbc, String schema) {
         return Boolean.TRUE.equals(jdbc.queryForObject("SELECT to_regclass(?) IS NOT NULL", Boolean.class,
@@ -79,7 +89,7 @@ final class ShadowTables {
 
     /**
      * Makes the filled copies as the live tables are: logged (each copy and its indexes written to the WAL once, as
-     * one file) and with the live tables' triggers. Again after a switch that gave way: what is finished stays so.
+     * one file), with every index and with the live tables' triggers. Again after a switch that gave way: what is finished stays so.
      */
     static void finish(JdbcTemplate jdbc, String schema, List<String> tables) {
         for (String table : tables) {
@@ -89,6 +99,7 @@ final class ShadowTables {
                     + "?::regclass", Boolean.class, copy))) {
                 jdbc.execute("ALTER TABLE " + copy + " SET LOGGED");
             }
+            indexes(jdbc, schema, table);
             for (String trigger : jdbc.queryForList(TRIGGERS + " AND (" + DEFERRED + ") AND NOT EXISTS (SELECT 1 "
                     + "FROM pg_trigger c WHERE c.tgrelid = ?::regclass AND c.tgname = t.tgname) ORDER BY t.tgname",
                     String.class, live, copy)) {
