@@ -5,6 +5,8 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import ai.convo.query.readmodel.Rebuilding;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
@@ -53,7 +55,14 @@ public class EventLogProjection {
                 + "(SELECT coalesce(max(position), 0) + 1 FROM event_log WHERE organisation_id = ?)), g.gi, "
                 + "?, ?, ?, ?, ?, ?, ?, ? FROM g";
         String event = "WITH g AS (SELECT (SELECT global_index FROM domain_event_entry WHERE event_identifier = ?) AS gi)";
-        Object[] log = {message.getIdentifier(), facts.organisationId(), facts.organisationId(), message.getIdentifier(),
+        Object eventKey = message.getIdentifier();
+        if (Rebuilding.now() && message instanceof TrackedEventMessage<?> tracked
+                && tracked.trackingToken().position().isPresent()) {
+            // A rebuild reads each event with a token of its own index: no lookup by its id.
+            event = "WITH g AS (SELECT ?::bigint AS gi)";
+            eventKey = tracked.trackingToken().position().getAsLong();
+        }
+        Object[] log = {eventKey, facts.organisationId(), facts.organisationId(), message.getIdentifier(),
                 facts.projectId(), facts.resourceType(), facts.resourceId(), sequence,
                 EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId()};
         if (facts.actorId() == null) {

@@ -72,6 +72,12 @@ public final class ReadModelTables {
             "intent_feedback_dirty", "the feedback refresher's work queue",
             "knowledge_chunk_embedding", "chunk embeddings, computed in the background from the knowledge chunks");
 
+    /**
+     * Tables whose handlers find rows by their keys only (unique constraints), so a rebuild fills their copies without
+     * the other indexes and builds those after the load, each in one sort.
+     */
+    public static final Set<String> INDEXED_AFTER_LOAD = Set.of("event_log", "audit_event");
+
     /** Columns that are by design not derived from events, left out of the digest. */
     public static final Map<String, Set<String>> EXCLUDED_COLUMNS = Map.of();
 

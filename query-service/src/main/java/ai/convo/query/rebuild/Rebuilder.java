@@ -6,6 +6,7 @@ import ai.convo.persistence.upcasting.StoredEvents;
 import ai.convo.query.audit.AuditRetention;
 import ai.convo.query.deadletter.ParkedSequences;
 import ai.convo.query.deadletter.ParkingPolicy;
+import ai.convo.query.readmodel.Rebuilding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -183,8 +184,9 @@ public class Rebuilder {
         String schema = ShadowTables.schemaOf(id);
         List<Target> targets = targets(state.projections);
         try {
+            // A crash of PostgreSQL empties the unlogged copies (ShadowTables): then the rebuild starts again.
             if (jdbc.queryForObject("SELECT status FROM projection_rebuild WHERE id = ?", String.class, id)
-                    .equals("requested")) {
+                    .equals("requested") || !ShadowTables.intact(jdbc, schema)) {
                 transactions.executeWithoutResult(tx -> {
                     ShadowTables.create(jdbc, schema, Stream.concat(tables.stream(), scratch.stream()).toList());
                     claimed(jdbc.update("UPDATE projection_rebuild SET status = 'running', started_at = now(), "
@@ -197,6 +199,7 @@ public class Rebuilder {
             Outcome outcome = null;
             for (int attempt = 1; outcome == null; attempt++) {
                 catchUp(state, targets, schema, runner, keepGoing);
+                ShadowTables.finish(jdbc, schema, tables);
                 // Statistics for the planner before readers use the new tables (autovacuum is off on them until then).
                 tables.forEach(table -> jdbc.execute("ANALYZE " + schema + "." + table));
                 try {
@@ -422,7 +425,7 @@ public class Rebuilder {
         // progress it recorded are lost together and the rebuild does them again. (The switch commits as usual.)
         jdbc.queryForObject("SELECT set_config('search_path', ?, true) || set_config('synchronous_commit', 'off', true)",
                 String.class, schema + ", public");
-        handle(batch.ordered(), batch.work(), state, careful);
+        Rebuilding.during(() -> handle(batch.ordered(), batch.work(), state, careful));
         long handled = System.nanoTime();
         // Sends the writes held back while the search_path still points at the new tables.
         jdbc.queryForObject("SELECT set_config('search_path', 'public', true)", String.class);

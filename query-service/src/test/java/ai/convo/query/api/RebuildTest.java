@@ -174,6 +174,33 @@ class RebuildTest extends QueryTestBase {
     }
 
     @Test
+    void aRebuildWhoseCopiesACrashEmptiedStartsAgain() {
+        // given: a rebuild stopped halfway, whose unlogged copies PostgreSQL's crash recovery then emptied
+        Caller caller = newOrganisation();
+        Project project = project(caller, "Crashed", 1);
+        for (int i = 0; i < 50; i++) {
+            token(caller, project, "token " + i);
+        }
+        String id = request(List.of("tokens", "projects"), true);
+        String stale = "crashed-runner";
+        jdbc.update("UPDATE projection_rebuild SET runner = ?, lease_until = now() + interval '1 hour' WHERE id = ?",
+                stale, id);
+        AtomicInteger batches = new AtomicInteger();
+        rebuilder.run(id, stale, () -> batches.incrementAndGet() < 3);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM rebuild_" + id + ".token_view", Long.class)).isPositive();
+        jdbc.queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = ?", String.class,
+                "rebuild_" + id).forEach(table -> jdbc.execute("TRUNCATE rebuild_" + id + "." + table));
+
+        // when: a runner claims it
+        jdbc.update("UPDATE projection_rebuild SET lease_until = now() - interval '1 second' WHERE id = ?", id);
+        Map<String, Object> row = awaitEnd(id);
+
+        // then: it started again rather than go on over empty copies, and switched identical tables
+        assertThat(row.get("status")).as("%s", row.get("fail_reason")).isEqualTo("done");
+        assertThat(row.get("identical")).isEqualTo(true);
+    }
+
+    @Test
     void aLiveTableThatWentWrongIsRefusedWhenIdenticalIsRequiredAndPutRightOtherwise() {
         // given: a live row that no event explains (as a projection bug would leave it)
         Caller caller = newOrganisation();

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
+import ai.convo.query.readmodel.Rebuilding;
 
 /** The token projection is plain code: feed it events, look at the rows. */
 @Tag("integration")
@@ -34,6 +37,7 @@ class TokenProjectionTest {
     static final String OTHER_TOKEN = "0000000000000000000000f2";
 
     static BatchingJdbcTemplate jdbc;
+    static TransactionTemplate transaction;
     TokenProjection tokens;
 
     @BeforeAll
@@ -46,6 +50,7 @@ class TokenProjectionTest {
                     .baselineOnMigrate(true).baselineVersion("0").load().migrate();
         }
         jdbc = new BatchingJdbcTemplate(dataSource, 100);
+        transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     }
 
     @BeforeEach
@@ -84,6 +89,33 @@ class TokenProjectionTest {
             new ProjectCreatedEvent(OTHER_PROJECT, ORG, "Q", "", USER, 100);
     private static final TokenCreatedEvent GREETING =
             new TokenCreatedEvent(TOKEN, PROJECT, ORG, "ref-1", "Greeting", "custom", "input.text", USER, 110);
+
+    @Test
+    void givenOneTransactionOfManyChanges_whenARebuildFoldsItsUpdates_thenTheRowsAreThoseOfEventByEvent() {
+        // given: updates of two tokens interleaved, one deleted and created again in between, a project deleted
+        TokenCreatedEvent farewell =
+                new TokenCreatedEvent(OTHER_TOKEN, PROJECT, ORG, "ref-2", "Farewell", "custom", "x", USER, 120);
+        Object[] events = {CREATED, OTHER_CREATED, GREETING, farewell,
+                new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("label"), "A", "custom", "s1", EDITOR, 130),
+                new TokenUpdatedEvent(OTHER_TOKEN, PROJECT, ORG, List.of("label"), "B", "custom", "s2", EDITOR, 131),
+                new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("label"), "C", "answer", "s3", USER, 132),
+                new TokenDeletedEvent(OTHER_TOKEN, PROJECT, ORG, USER, 133), farewell,
+                new TokenUpdatedEvent(OTHER_TOKEN, PROJECT, ORG, List.of("label"), "D", "custom", "s4", EDITOR, 134),
+                new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("label"), "E", "custom", "s5", EDITOR, 135),
+                new TokenUpdatedEvent("0000000000000000000000f9", OTHER_PROJECT, ORG, List.of("label"), "F", "custom",
+                        "s6", EDITOR, 136), new ProjectDeletedEvent(OTHER_PROJECT, ORG, USER, 137)};
+        transaction.executeWithoutResult(tx -> given(events));
+        List<Map<String, Object>> eventByEvent = jdbc.queryForList("SELECT * FROM token_view ORDER BY id");
+        jdbc.update("DELETE FROM token_view");
+
+        // when: the same events in one transaction of a rebuild
+        Rebuilding.during(() -> transaction.executeWithoutResult(tx -> given(events)));
+
+        // then
+        assertThat(jdbc.queryForList("SELECT * FROM token_view ORDER BY id")).isEqualTo(eventByEvent);
+        assertThat(token(TOKEN)).containsEntry("label", "E").containsEntry("last_changed", 135L);
+        assertThat(token(OTHER_TOKEN)).containsEntry("label", "D");
+    }
 
     @Test
     void givenANewProject_whenProjected_thenItHasTheDefaultTokensWithDerivedIdsAndTheProjectsMeta() {
