@@ -120,60 +120,18 @@ final class IntentModel {
      */
     static byte[] write(String config, String language, Map<Integer, String[]> labels, List<String> featureNames,
                         Model model) {
-        StringBuilder out = new StringBuilder(MAGIC).append('\n');
-        out.append("config ").append(config).append('\n');
-        out.append("language ").append(language).append('\n');
-        int[] order = model.getLabels();
-        out.append("labels ").append(order.length).append('\n');
-        for (int label : order) {
-            String[] intent = labels.get(label);
-            out.append(intent[0]).append('\t').append(oneLine(intent[1])).append('\n');
+        List<String[]> ordered = new ArrayList<>();
+        for (int label : model.getLabels()) {
+            ordered.add(labels.get(label));
         }
-        out.append("features ").append(featureNames.size()).append('\n');
-        featureNames.forEach(f -> out.append(f).append('\n'));
         int width = widthOf(model);
         long count = (long) rowsOf(model) * width;
-        out.append("weights ").append(count).append('\n');
-        byte[] header = out.toString().getBytes(StandardCharsets.UTF_8);
+        String out = header(config, language, ordered, featureNames) + "weights " + count + '\n';
+        byte[] header = out.getBytes(StandardCharsets.UTF_8);
         ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(header.length + count * Float.BYTES));
         buffer.put(header);
         putWeights(model, width, buffer.asFloatBuffer());
         return buffer.array();
-    }
-
-    /**
-     * The stored form with the weights still to be filled in: its bytes, and a view of their weights part (in this
-     * layout, labels in class order) that a trainer writes straight into.
-     */
-    record Unfilled(byte[] bytes, FloatBuffer weights) {
-    }
-
-    static Unfilled allocate(String config, String language, List<String[]> labels, List<String> featureNames,
-                             int weights) {
-        StringBuilder out = new StringBuilder(MAGIC).append('\n');
-        out.append("config ").append(config).append('\n');
-        out.append("language ").append(language).append('\n');
-        out.append("labels ").append(labels.size()).append('\n');
-        for (String[] intent : labels) {
-            out.append(intent[0]).append('\t').append(oneLine(intent[1])).append('\n');
-        }
-        out.append("features ").append(featureNames.size()).append('\n');
-        featureNames.forEach(f -> out.append(f).append('\n'));
-        out.append("weights ").append(weights).append('\n');
-        byte[] header = out.toString().getBytes(StandardCharsets.UTF_8);
-        byte[] bytes = new byte[Math.toIntExact(header.length + (long) weights * Float.BYTES)];
-        System.arraycopy(header, 0, bytes, 0, header.length);
-        return new Unfilled(bytes, ByteBuffer.wrap(bytes, header.length, bytes.length - header.length).slice()
-                .asFloatBuffer());
-    }
-
-    /** A model to predict with from weights in this layout that is never stored (a cross-validation fold's). */
-    static IntentModel of(List<String[]> labels, List<String> featureNames, FloatBuffer weights) {
-        Map<String, Integer> features = new HashMap<>(featureNames.size() * 2);
-        for (int i = 0; i < featureNames.size(); i++) {
-            features.put(featureNames.get(i), i);
-        }
-        return new IntentModel("fold", "", labels, features, weights.duplicate().clear());
     }
 
     /** A model to predict with that is never stored (a cross-validation fold's): the weights as floats, no header. */
