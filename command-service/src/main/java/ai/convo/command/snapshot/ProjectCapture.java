@@ -16,6 +16,16 @@ import ai.convo.contract.locale.LocaleUpdatedEvent;
 import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.slotfiller.SlotFillerCreatedEvent;
+import ai.convo.contract.yesno.YesNoIntentId;
+import ai.convo.contract.yesno.YesNoIntentResetEvent;
+import ai.convo.contract.yesno.YesNoIntentSeededEvent;
+import ai.convo.contract.yesno.YesNoIntentUpdatedEvent;
+import ai.convo.contract.yesno.YesNoKind;
+import ai.convo.contract.yesno.YesNoSeeds;
+import ai.convo.contract.yesno.YesNoSentence;
+import ai.convo.contract.yesno.YesNoSentenceCreatedEvent;
+import ai.convo.contract.yesno.YesNoSentenceDeletedEvent;
+import ai.convo.contract.yesno.YesNoSentenceUpdatedEvent;
 import ai.convo.contract.slotfiller.SlotFillerDeletedEvent;
 import ai.convo.contract.slotfiller.SlotFillerSettings;
 import ai.convo.contract.slotfiller.SlotFillerUpdatedEvent;
@@ -27,6 +37,7 @@ import ai.convo.contract.token.TokenCreatedEvent;
 import ai.convo.contract.token.TokenUpdatedEvent;
 import ai.convo.persistence.upcasting.StoredEvents;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,7 +52,7 @@ import org.springframework.stereotype.Component;
 /**
  * Reads a project as it stands from the event log: the events of the project aggregate (locales) and of every
  * live token, function, flow (with its states), slot filler and intent (with its sentences) that the write-side lookups list
- * for the project, folded in order. Run it inside one REPEATABLE READ transaction: the lookups and the events are
+ * for the project, folded in order, then those of its locales' yes/no intents. Run it inside one REPEATABLE READ transaction: the lookups and the events are
  * then read from one database snapshot, i.e. exactly the transactions committed before it, one consistent point.
  */
 @Component
@@ -71,6 +82,8 @@ public class ProjectCapture {
         final Map<String, SnapshotContent.Function> functions = new LinkedHashMap<>();
         final Map<String, Flow> flows = new LinkedHashMap<>();
         final Map<String, Intent> intents = new LinkedHashMap<>();
+        /** The yes/no intents of the project's locales that were ever written, by yesNoIntentId. */
+        final Map<String, YesNo> yesNo = new LinkedHashMap<>();
         /** The last sequence number of every aggregate read (project, tokens, functions, flows, intents). */
         final Map<String, Long> lastSequence = new HashMap<>();
     }
@@ -117,6 +130,21 @@ public class ProjectCapture {
             this.id = id;
             this.flowId = flowId;
             this.referenceId = referenceId;
+        }
+    }
+
+    static final class YesNo {
+        final String id;
+        final String localeId;
+        final String kind;
+        List<String> rules = List.of();
+        boolean disabled;
+        final Map<String, String> sentences = new LinkedHashMap<>();
+
+        YesNo(String id, String localeId, String kind) {
+            this.id = id;
+            this.localeId = localeId;
+            this.kind = kind;
         }
     }
 
@@ -214,6 +242,18 @@ public class ProjectCapture {
             captured.lastSequence.put(aggregate, row.getLong(2));
             events(row).forEach(event -> fold(captured, event));
         }, projectId, projectId, projectId, projectId, projectId, projectId);
+        // a locale's yes/no intents have ids derived from it, and no lookup: read after the locales are known
+        List<String> yesNoIds = new ArrayList<>();
+        captured.locales.keySet().forEach(localeId -> Arrays.stream(YesNoKind.values())
+                .forEach(kind -> yesNoIds.add(YesNoIntentId.of(localeId, kind).value())));
+        if (!yesNoIds.isEmpty()) {
+            streaming.query("SELECT aggregate_identifier, sequence_number, payload_type, payload_revision, payload "
+                    + "FROM domain_event_entry WHERE aggregate_identifier IN (" + String.join(",",
+                    java.util.Collections.nCopies(yesNoIds.size(), "?")) + ") ORDER BY global_index", row -> {
+                captured.lastSequence.put(row.getString(1), row.getLong(2));
+                events(row).forEach(event -> fold(captured, event));
+            }, yesNoIds.toArray());
+        }
         return captured;
     }
 
@@ -314,6 +354,26 @@ public class ProjectCapture {
                 new SnapshotContent.Sentence(e.localeId(), e.text()));
         } else if (event instanceof SentenceDeletedEvent e) {
             c.intents.get(e.intentId()).sentences.remove(e.sentenceId());
+        } else if (event instanceof YesNoIntentSeededEvent e) {
+            YesNo intent = new YesNo(e.yesNoIntentId(), e.localeId(), e.kind());
+            e.sentences().forEach(sentence -> intent.sentences.put(sentence.sentenceId(), sentence.text()));
+            c.yesNo.put(e.yesNoIntentId(), intent);
+        } else if (event instanceof YesNoIntentUpdatedEvent e) {
+            YesNo intent = c.yesNo.get(e.yesNoIntentId());
+            intent.rules = List.copyOf(e.rules());
+            intent.disabled = e.disabled();
+        } else if (event instanceof YesNoIntentResetEvent e) {
+            YesNo intent = c.yesNo.get(e.yesNoIntentId());
+            intent.rules = List.of();
+            intent.disabled = false;
+            intent.sentences.clear();
+            e.sentences().forEach(sentence -> intent.sentences.put(sentence.sentenceId(), sentence.text()));
+        } else if (event instanceof YesNoSentenceCreatedEvent e) {
+            c.yesNo.get(e.yesNoIntentId()).sentences.put(e.sentenceId(), e.text());
+        } else if (event instanceof YesNoSentenceUpdatedEvent e) {
+            c.yesNo.get(e.yesNoIntentId()).sentences.put(e.sentenceId(), e.text());
+        } else if (event instanceof YesNoSentenceDeletedEvent e) {
+            c.yesNo.get(e.yesNoIntentId()).sentences.remove(e.sentenceId());
         }
         // other events (deletions of unlisted aggregates, a project rename) hold nothing a snapshot keeps
     }
@@ -338,9 +398,17 @@ public class ProjectCapture {
         Map<String, String> intentRefs = new HashMap<>();
         c.intents.values().forEach(i -> intentRefs.put(i.id, i.referenceId));
 
+        Map<String, List<SnapshotContent.YesNoIntent>> yesNo = new HashMap<>();
+        c.yesNo.values().stream().filter(y -> c.locales.containsKey(y.localeId)
+                && !asBuiltIn(y, c.locales.get(y.localeId).nluLanguage)).forEach(y -> yesNo.computeIfAbsent(
+                        y.localeId, l -> new ArrayList<>()).add(
+                new SnapshotContent.YesNoIntent(y.kind, y.rules, y.disabled, y.sentences.values().stream().sorted()
+                        .toList())));
+        yesNo.values().forEach(list -> list.sort(Comparator.comparing(SnapshotContent.YesNoIntent::kind)));
         List<SnapshotContent.Locale> locales = c.locales.values().stream()
                 .map(l -> new SnapshotContent.Locale(l.referenceId, l.name, l.nluLanguage, l.primary,
-                        l.fallbackId == null ? null : localeRefs.get(l.fallbackId)))
+                        l.fallbackId == null ? null : localeRefs.get(l.fallbackId),
+                        yesNo.getOrDefault(l.id, List.of())))
                 .sorted(Comparator.comparing(SnapshotContent.Locale::referenceId)).toList();
         List<SnapshotContent.Token> tokens = c.tokens.values().stream()
                 .sorted(Comparator.comparing(SnapshotContent.Token::referenceId)).toList();
@@ -375,6 +443,20 @@ public class ProjectCapture {
                                 .sorted(Comparator.comparing(SnapshotContent.SlotFiller::referenceId)).toList()))
                 .sorted(Comparator.comparing(SnapshotContent.Flow::referenceId)).toList();
         return new SnapshotContent(SnapshotContent.FORMAT, locales, tokens, functions, flows);
+    }
+
+    /**
+     * Whether a yes/no intent holds what one never written holds (its language's built-in sentences, no rules,
+     * enabled): content leaves it out, so a project reads the same before and after its yes/no intents are seeded.
+     */
+    static boolean asBuiltIn(YesNo intent, String nluLanguage) {
+        java.util.Optional<YesNoKind> kind = YesNoKind.parse(intent.kind);
+        if (kind.isEmpty() || !intent.rules.isEmpty() || intent.disabled) {
+            return false;
+        }
+        return intent.sentences.values().stream().sorted().toList().equals(YesNoSeeds.sentences(
+                YesNoIntentId.of(intent.id), kind.get(), nluLanguage).stream().map(YesNoSentence::text).sorted()
+                .toList());
     }
 
     private static Object childFeatures(ChildFeatures features, Map<String, String> intentRefs) {

@@ -29,6 +29,13 @@ import ai.convo.contract.state.StateUpdatedEvent;
 import ai.convo.contract.token.TokenCreatedEvent;
 import ai.convo.contract.token.TokenDeletedEvent;
 import ai.convo.contract.token.TokenUpdatedEvent;
+import ai.convo.contract.yesno.YesNoIntentId;
+import ai.convo.contract.yesno.YesNoIntentResetEvent;
+import ai.convo.contract.yesno.YesNoIntentSeededEvent;
+import ai.convo.contract.yesno.YesNoIntentUpdatedEvent;
+import ai.convo.contract.yesno.YesNoKind;
+import ai.convo.contract.yesno.YesNoSeeds;
+import ai.convo.contract.yesno.YesNoSentence;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -46,7 +53,8 @@ import org.axonframework.messaging.MetaData;
 /**
  * The events that make a project exactly a snapshot's content, computed before anything is written. They are
  * the same events the ordinary commands emit, so every write-side lookup and read model handles them as it
- * always does. Every resource (locale, token, function, flow, state, intent, slot filler) is matched by referenceId: one the
+ * always does. Every resource (locale, token, function, flow, state, intent, slot filler) is matched by referenceId
+ * (a locale's yes/no intents go with their locale): one the
  * project still has keeps its {@code _id} and is updated to the snapshot's content where it differs (so scripts
  * and configurations holding its id keep working), one it lacks is created with a new {@code _id}, one the
  * snapshot lacks is deleted. A kept intent's sentences are replaced when they differ. Restoring into another
@@ -75,6 +83,7 @@ final class RestorePlan {
     static final String FLOW = "FlowAggregate";
     static final String INTENT = "IntentAggregate";
     static final String SLOT_FILLER = "SlotFillerAggregate";
+    static final String YES_NO = "YesNoIntentAggregate";
 
     /** On an event the plan also takes care of the consequences of (see CommandSideProcessing). */
     static final MetaData PLANNED = MetaData.with(CommandSideProcessing.CONSEQUENCES_PLANNED, true);
@@ -94,8 +103,67 @@ final class RestorePlan {
         plan.tokens(snapshot, current);
         plan.functions(snapshot, current);
         plan.flows(snapshot, current, localeIds);
+        plan.yesNoIntents(snapshot, current, localeIds);
         plan.deleteLocalesNotIn(snapshot, current);
         return plan.events;
+    }
+
+    // ---- yes/no intents (one aggregate per locale and kind, its id derived from both)
+
+    /**
+     * Makes every snapshot locale's yes, no and reject intents the snapshot's: one it holds as held, one it lacks
+     * as never written (its language's built-in sentences, no rules, enabled). An intent never written here is
+     * seeded first, as its first command would; sentences that differ are replaced at once (kept texts keep their
+     * ids), which clears rules and disabled, so those are set after.
+     */
+    private void yesNoIntents(SnapshotContent snapshot, ProjectCapture.Captured current,
+                              Map<String, String> localeIds) {
+        for (SnapshotContent.Locale locale : snapshot.locales()) {
+            String localeId = localeIds.get(locale.referenceId());
+            for (YesNoKind kind : YesNoKind.values()) {
+                YesNoIntentId id = YesNoIntentId.of(localeId, kind);
+                List<YesNoSentence> builtIn = YesNoSeeds.sentences(id, kind, locale.nluLanguage());
+                SnapshotContent.YesNoIntent wanted = locale.yesNoIntents().stream()
+                        .filter(y -> y.kind().equals(kind.wire())).findFirst()
+                        .orElse(new SnapshotContent.YesNoIntent(kind.wire(), List.of(), false,
+                                builtIn.stream().map(YesNoSentence::text).sorted().toList()));
+                ProjectCapture.YesNo now = current.yesNo.get(id.value());
+                Map<String, String> sentences = new LinkedHashMap<>();
+                if (now != null) {
+                    sentences.putAll(now.sentences);
+                } else {
+                    builtIn.forEach(sentence -> sentences.put(sentence.sentenceId(), sentence.text()));
+                }
+                List<String> rules = now != null ? now.rules : List.of();
+                boolean disabled = now != null && now.disabled;
+                boolean sameSentences = sentences.values().stream().sorted().toList().equals(wanted.sentences());
+                if (sameSentences && rules.equals(wanted.rules()) && disabled == wanted.disabled()) {
+                    continue;
+                }
+                if (now == null) {
+                    next(YES_NO, id.value(), new YesNoIntentSeededEvent(id.value(), localeId, projectId,
+                            organisationId, kind.wire(), locale.nluLanguage(), builtIn, by, at));
+                }
+                if (!sameSentences) {
+                    Map<String, List<String>> idsByText = new HashMap<>();
+                    sentences.forEach((sentenceId, text) -> idsByText.computeIfAbsent(text, t -> new ArrayList<>())
+                            .add(sentenceId));
+                    List<YesNoSentence> replaced = new ArrayList<>();
+                    for (String text : wanted.sentences()) {
+                        List<String> kept = idsByText.getOrDefault(text, new ArrayList<>());
+                        replaced.add(new YesNoSentence(kept.isEmpty() ? Ids.newId() : kept.remove(0), text));
+                    }
+                    next(YES_NO, id.value(), new YesNoIntentResetEvent(id.value(), localeId, projectId, organisationId,
+                            locale.nluLanguage(), replaced, by, at));
+                    rules = List.of();
+                    disabled = false;
+                }
+                if (!rules.equals(wanted.rules()) || disabled != wanted.disabled()) {
+                    next(YES_NO, id.value(), new YesNoIntentUpdatedEvent(id.value(), localeId, projectId,
+                            organisationId, wanted.rules(), wanted.disabled(), by, at));
+                }
+            }
+        }
     }
 
     // ---- locales (in the project aggregate)

@@ -16,8 +16,21 @@ record SnapshotContent(int format, List<Locale> locales, List<Token> tokens, Lis
 
     static final int FORMAT = 1;
 
+    /**
+     * {@code yesNoIntents}: the locale's yes, no and reject intents that differ from one never written (which holds
+     * its language's built-in sentences, no rules, enabled); left out of the bytes when empty, so content taken
+     * before they were captured keeps its bytes and hash.
+     */
     record Locale(String referenceId, String name, String nluLanguage, boolean primary,
-                  String fallbackLocaleReference) {
+                  String fallbackLocaleReference,
+                  @JsonInclude(JsonInclude.Include.NON_EMPTY) List<YesNoIntent> yesNoIntents) {
+        Locale {
+            yesNoIntents = yesNoIntents == null ? List.of() : yesNoIntents;
+        }
+    }
+
+    /** A yes/no intent of a locale: its kind (yes, no, reject), rules, whether disabled, sentence texts sorted. */
+    record YesNoIntent(String kind, List<String> rules, boolean disabled, List<String> sentences) {
     }
 
     record Token(String referenceId, String label, String type, String script) {

@@ -41,6 +41,10 @@ final class CrossValidation {
      * fold with its number (1-based): the task's progress, and where a cancel is noticed.
      */
     static Map<String, Object> run(TrainingSet set, IntConsumer foldDone) {
+        return run(set, foldDone, Cancellation.NEVER);
+    }
+
+    static Map<String, Object> run(TrainingSet set, IntConsumer foldDone, Cancellation cancellation) {
         List<TrainingSet.Example> examples = set.examples();
         Features features = Features.forLanguage(set.language());
         List<String[]> featureNames = new ArrayList<>(examples.size());
@@ -65,7 +69,7 @@ final class CrossValidation {
                     trainFeatures.add(featureNames.get(i));
                 }
             }
-            IntentModel model = foldModel(train, trainFeatures);
+            IntentModel model = foldModel(train, trainFeatures, cancellation);
             for (int i = 0; i < examples.size(); i++) {
                 if (foldOf[i] == fold) {
                     predictions[i] = new Prediction(i, model == null ? List.of() : model.rank(featureNames.get(i)));
@@ -76,31 +80,12 @@ final class CrossValidation {
         return report(examples, predictions);
     }
 
-    private static IntentModel foldModel(List<TrainingSet.Example> train, List<String[]> trainFeatures) {
+    private static IntentModel foldModel(List<TrainingSet.Example> train, List<String[]> trainFeatures,
+                                         Cancellation cancellation) {
         if (train.stream().map(TrainingSet.Example::intentId).distinct().count() < 2) {
             return null; // one intent left in the other folds: nothing to tell apart
         }
-        if (SampledOneVsRest.applies((int) train.stream().map(TrainingSet.Example::intentId).distinct().count(),
-                train.size())) {
-            IntentModel[] model = new IntentModel[1];
-            SampledOneVsRest.train(train, trainFeatures, (labels, features, count) -> {
-                java.nio.FloatBuffer weights = java.nio.FloatBuffer.allocate(count);
-                model[0] = IntentModel.of(labels, features, weights);
-                return weights;
-            });
-            return model[0];
-        }
-        IntentTrainer.Fitted fitted = IntentTrainer.fit(train, trainFeatures);
-        Map<String, String> names = new HashMap<>();
-        train.forEach(e -> names.put(e.intentId(), e.intentName()));
-        Map<Integer, String[]> labels = new HashMap<>();
-        fitted.outputs().forEach(p -> labels.put(p.getA(), new String[] {p.getB().getLabel(),
-                names.get(p.getB().getLabel())}));
-        List<String> featureList = new ArrayList<>(fitted.features().size());
-        for (int i = 0; i < fitted.features().size(); i++) {
-            featureList.add(fitted.features().get(i).getName());
-        }
-        return IntentModel.fitted(labels, featureList, fitted.inner());
+        return IntentTrainer.unstored(train, trainFeatures, cancellation);
     }
 
     private static Map<String, Object> report(List<TrainingSet.Example> examples, Prediction[] predictions) {

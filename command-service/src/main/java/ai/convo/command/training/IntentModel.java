@@ -3,6 +3,7 @@ package ai.convo.command.training;
 import de.bwaldvogel.liblinear.Model;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,9 +15,11 @@ import java.util.Map;
 /**
  * A trained model in its stored form: the configuration, the labels (intent id and name in LibLinear's class
  * order), the feature names (by the trainer's feature number) and LibLinear's weights as 32-bit floats (ample for
- * probabilities; half the memory of doubles). The bytes are a function of the training set and the configuration
- * alone (no time, host or provenance), so equal inputs give equal bytes; predictions are made from them, on any
- * replica, reading the weights in place (a view of the stored bytes, never a copy).
+ * probabilities; half the memory of doubles), either dense (features x classes) or sparse (per feature, the classes
+ * it has a weight for: what a flow of thousands of intents needs, where each intent uses few of the features). The
+ * bytes are a function of the training set and the configuration alone (no time, host or provenance), so equal
+ * inputs give equal bytes; predictions are made from them, on any replica, reading the weights in place (a view of
+ * the stored bytes, never a copy).
  */
 final class IntentModel {
 
@@ -31,58 +34,74 @@ final class IntentModel {
     /** Intent id and name, in LibLinear's class order. */
     private final List<String[]> labels;
     private final Map<String, Integer> features;
-    /** LibLinear's layout: feature f (1-based, the bias last) and class c at {@code (f - 1) * width + c}. */
+    /**
+     * Dense (no {@link #offsets}): LibLinear's layout, feature f (1-based, the bias last) and class c at
+     * {@code (f - 1) * width + c}. Sparse: feature f's weights at {@code offsets[f - 1] .. offsets[f] - 1}, each for
+     * class {@code classes[k]}.
+     */
     private final FloatBuffer weights;
+    private final IntBuffer offsets;
+    private final IntBuffer classes;
     private final int width;
     private final Features analyser;
 
     private IntentModel(String config, String language, List<String[]> labels, Map<String, Integer> features,
                         FloatBuffer weights) {
+        this(config, language, labels, features, weights, null, null);
+    }
+
+    private IntentModel(String config, String language, List<String[]> labels, Map<String, Integer> features,
+                        FloatBuffer weights, IntBuffer offsets, IntBuffer classes) {
         this.config = config;
         this.language = language;
         this.labels = labels;
         this.features = features;
         this.weights = weights;
-        this.width = labels.size() == 2 ? 1 : labels.size();
+        this.offsets = offsets;
+        this.classes = classes;
+        this.width = labels.size() == 2 && offsets == null ? 1 : labels.size();
         this.analyser = Features.forLanguage(language);
     }
 
     /**
-     * The stored form: a UTF-8 header (config, labels, features), then the weights as big-endian floats, read one
-     * by one from LibLinear's model into the output (its own copy, getFeatureWeights, is never made).
+     * Sparse weights, by feature (1-based, the bias last, which has every class): feature f's weights are
+     * {@code weights[offsets[f - 1] .. offsets[f] - 1]}, for the classes {@code classes[..]} (ascending).
      */
-    static byte[] write(String config, String language, Map<Integer, String[]> labels, List<String> featureNames,
-                        Model model) {
-        StringBuilder out = new StringBuilder(MAGIC).append('\n');
-        out.append("config ").append(config).append('\n');
-        out.append("language ").append(language).append('\n');
-        int[] order = model.getLabels();
-        out.append("labels ").append(order.length).append('\n');
-        for (int label : order) {
-            String[] intent = labels.get(label);
-            out.append(intent[0]).append('\t').append(oneLine(intent[1])).append('\n');
-        }
-        out.append("features ").append(featureNames.size()).append('\n');
-        featureNames.forEach(f -> out.append(f).append('\n'));
-        int width = widthOf(model);
-        long count = (long) rowsOf(model) * width;
-        out.append("weights ").append(count).append('\n');
-        byte[] header = out.toString().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(header.length + count * Float.BYTES));
-        buffer.put(header);
-        putWeights(model, width, buffer.asFloatBuffer());
-        return buffer.array();
+    record Sparse(List<String[]> labels, List<String> features, int[] offsets, int[] classes, float[] weights) {
     }
 
     /**
-     * The stored form with the weights still to be filled in: its bytes, and a view of their weights part (in this
-     * layout, labels in class order) that a trainer writes straight into.
+     * The sparse stored form: the same header, ending {@code sparse <count>} instead of {@code weights <count>}, then
+     * the offsets (one more than the rows) and classes as big-endian ints and the weights as big-endian floats.
      */
-    record Unfilled(byte[] bytes, FloatBuffer weights) {
+    static byte[] write(String config, String language, Sparse sparse) {
+        String header = header(config, language, sparse.labels(), sparse.features()) + "sparse " + sparse.weights().length
+                + '\n';
+        byte[] head = header.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(head.length + (long) sparse.offsets().length
+                * Integer.BYTES + (long) sparse.weights().length * (Integer.BYTES + Float.BYTES)));
+        buffer.put(head);
+        buffer.asIntBuffer().put(sparse.offsets()).put(sparse.classes());
+        buffer.position(buffer.position() + (sparse.offsets().length + sparse.classes().length) * Integer.BYTES);
+        buffer.asFloatBuffer().put(sparse.weights());
+        return buffer.array();
     }
 
-    static Unfilled allocate(String config, String language, List<String[]> labels, List<String> featureNames,
-                             int weights) {
+    /** A model to predict with from sparse weights that are never stored (a cross-validation fold's). */
+    static IntentModel of(Sparse sparse) {
+        return new IntentModel("fold", "", sparse.labels(), numbered(sparse.features()),
+                FloatBuffer.wrap(sparse.weights()), IntBuffer.wrap(sparse.offsets()), IntBuffer.wrap(sparse.classes()));
+    }
+
+    private static Map<String, Integer> numbered(List<String> featureNames) {
+        Map<String, Integer> features = new HashMap<>(featureNames.size() * 2);
+        for (int i = 0; i < featureNames.size(); i++) {
+            features.put(featureNames.get(i), i);
+        }
+        return features;
+    }
+
+    private static String header(String config, String language, List<String[]> labels, List<String> featureNames) {
         StringBuilder out = new StringBuilder(MAGIC).append('\n');
         out.append("config ").append(config).append('\n');
         out.append("language ").append(language).append('\n');
@@ -92,21 +111,27 @@ final class IntentModel {
         }
         out.append("features ").append(featureNames.size()).append('\n');
         featureNames.forEach(f -> out.append(f).append('\n'));
-        out.append("weights ").append(weights).append('\n');
-        byte[] header = out.toString().getBytes(StandardCharsets.UTF_8);
-        byte[] bytes = new byte[Math.toIntExact(header.length + (long) weights * Float.BYTES)];
-        System.arraycopy(header, 0, bytes, 0, header.length);
-        return new Unfilled(bytes, ByteBuffer.wrap(bytes, header.length, bytes.length - header.length).slice()
-                .asFloatBuffer());
+        return out.toString();
     }
 
-    /** A model to predict with from weights in this layout that is never stored (a cross-validation fold's). */
-    static IntentModel of(List<String[]> labels, List<String> featureNames, FloatBuffer weights) {
-        Map<String, Integer> features = new HashMap<>(featureNames.size() * 2);
-        for (int i = 0; i < featureNames.size(); i++) {
-            features.put(featureNames.get(i), i);
+    /**
+     * The stored form: a UTF-8 header (config, labels, features), then the weights as big-endian floats, read one
+     * by one from LibLinear's model into the output (its own copy, getFeatureWeights, is never made).
+     */
+    static byte[] write(String config, String language, Map<Integer, String[]> labels, List<String> featureNames,
+                        Model model) {
+        List<String[]> ordered = new ArrayList<>();
+        for (int label : model.getLabels()) {
+            ordered.add(labels.get(label));
         }
-        return new IntentModel("fold", "", labels, features, weights.duplicate().clear());
+        int width = widthOf(model);
+        long count = (long) rowsOf(model) * width;
+        String out = header(config, language, ordered, featureNames) + "weights " + count + '\n';
+        byte[] header = out.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(header.length + count * Float.BYTES));
+        buffer.put(header);
+        putWeights(model, width, buffer.asFloatBuffer());
+        return buffer.array();
     }
 
     /** A model to predict with that is never stored (a cross-validation fold's): the weights as floats, no header. */
@@ -168,7 +193,21 @@ final class IntentModel {
         for (int i = 0; i < featureCount; i++) {
             features.put(line(in), i);
         }
-        int count = Integer.parseInt(line(in).substring("weights ".length()));
+        String layout = line(in);
+        if (layout.startsWith("sparse ")) {
+            int count = Integer.parseInt(layout.substring("sparse ".length()));
+            int rows = featureCount + 1;
+            if (in.remaining() != (long) (rows + 1) * Integer.BYTES + (long) count * (Integer.BYTES + Float.BYTES)) {
+                throw new IllegalArgumentException("intent model truncated: " + in.remaining() + " bytes for " + count
+                        + " sparse weights");
+            }
+            IntBuffer offsets = in.slice().asIntBuffer().limit(rows + 1).slice();
+            in.position(in.position() + (rows + 1) * Integer.BYTES);
+            IntBuffer classes = in.slice().asIntBuffer().limit(count).slice();
+            in.position(in.position() + count * Integer.BYTES);
+            return new IntentModel(config, language, labels, features, in.slice().asFloatBuffer(), offsets, classes);
+        }
+        int count = Integer.parseInt(layout.substring("weights ".length()));
         FloatBuffer weights = in.slice().asFloatBuffer();
         if (weights.remaining() != count) {
             throw new IllegalArgumentException("intent model truncated: " + weights.remaining() + " of " + count
@@ -214,7 +253,7 @@ final class IntentModel {
         // Tribuo's convention (LibLinearTrainer.exampleToNodes): the bias is one more feature, always 1
         add(decision, features.size());
         double[] probabilities = new double[classes];
-        if (classes == 2) {
+        if (width == 1) {
             probabilities[0] = 1 / (1 + Math.exp(-decision[0]));
             probabilities[1] = 1 - probabilities[0];
         } else {
@@ -236,6 +275,12 @@ final class IntentModel {
     }
 
     private void add(double[] decision, int feature) {
+        if (offsets != null) {
+            for (int k = offsets.get(feature), end = offsets.get(feature + 1); k < end; k++) {
+                decision[classes.get(k)] += weights.get(k);
+            }
+            return;
+        }
         int base = feature * width;
         if (base + width > weights.limit()) {
             return;

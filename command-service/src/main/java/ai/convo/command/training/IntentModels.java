@@ -48,6 +48,13 @@ class IntentModels {
                         + "ORDER BY sequence_number DESC LIMIT 1", String.class, flowId, localeId).stream().findFirst();
     }
 
+    /** The model of a locale's last yes/no training (its newest YesNoIntentsTrained, on the yes intent), if any. */
+    Optional<String> lastTrainedYesNo(String yesIntentId) {
+        return jdbc.queryForList("SELECT convert_from(payload, 'UTF8')::jsonb ->> 'modelId' FROM domain_event_entry "
+                        + "WHERE aggregate_identifier = ? AND payload_type = 'ai.convo.contract.yesno.YesNoIntentsTrainedEvent' "
+                        + "ORDER BY sequence_number DESC LIMIT 1", String.class, yesIntentId).stream().findFirst();
+    }
+
     Optional<IntentModel> model(String modelId) {
         synchronized (loaded) {
             IntentModel model = loaded.get(modelId);

@@ -1,7 +1,9 @@
 package ai.convo.command.training;
 
+import de.bwaldvogel.liblinear.FeatureNode;
 import de.bwaldvogel.liblinear.Linear;
 import de.bwaldvogel.liblinear.Model;
+import de.bwaldvogel.liblinear.Parameter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -39,12 +41,10 @@ final class IntentTrainer {
     static final int MAX_ITERATIONS = 1000;
     static final long SEED = 40L;
     /**
-     * Weights (features x intents) one model may have: LibLinear holds them as doubles while it trains (320 MB at
-     * this budget) and the stored form as floats. Above it, features seen in one sentence only are dropped, then the
-     * rarest (by document frequency), down to {@link #MIN_FEATURES}; a flow that needs fewer is refused.
+     * Weights (features x intents) a dense model may have: LibLinear holds them as doubles while it trains (320 MB at
+     * this budget) and the stored form as floats. A flow above it is trained sparsely ({@link SampledOneVsRest}).
      */
     static final long WEIGHT_BUDGET = 40_000_000L;
-    static final int MIN_FEATURES = 1_000;
 
     static {
         // Tribuo logs each training at INFO through java.util.logging
@@ -63,7 +63,7 @@ final class IntentTrainer {
     static String config(String language) {
         return "analyser=" + Features.forLanguage(language).name() + ";language=" + language
                 + ";trainer=tribuo-liblinear L2R_LR;C=" + COST + ";eps=" + EPSILON + ";maxIterations=" + MAX_ITERATIONS
-                + ";seed=" + SEED + ";weightBudget=" + WEIGHT_BUDGET + ";minFeatures=" + MIN_FEATURES
+                + ";seed=" + SEED + ";denseBudget=" + WEIGHT_BUDGET
                 + SampledOneVsRest.config() + ";store=f32;tribuo=" + Tribuo.VERSION + ";liblinear=" + Linear.getVersion()
                 + ";lucene=" + Version.LATEST;
     }
@@ -83,21 +83,22 @@ final class IntentTrainer {
     }
 
     static Trained train(TrainingSet set) {
+        return train(set, Cancellation.NEVER);
+    }
+
+    static Trained train(TrainingSet set, Cancellation cancellation) {
         Features features = Features.forLanguage(set.language());
         List<String[]> featureNames = new ArrayList<>(set.examples().size());
         for (TrainingSet.Example example : set.examples()) {
             featureNames.add(features.of(example.text()));
         }
         String config = config(set.language());
-        if (SampledOneVsRest.applies(set.intentIds().size(), set.examples().size())) {
-            IntentModel.Unfilled[] stored = new IntentModel.Unfilled[1];
-            SampledOneVsRest.train(set.examples(), featureNames, (labels, kept, count) -> {
-                stored[0] = IntentModel.allocate(config, set.language(), labels, kept, count);
-                return stored[0].weights();
-            });
-            return new Trained(modelId(set), stored[0].bytes(), IntentModel.read(stored[0].bytes()));
+        if (sparse(set.examples(), featureNames)) {
+            byte[] bytes = IntentModel.write(config, set.language(), SampledOneVsRest.train(set.examples(),
+                    featureNames, cancellation));
+            return new Trained(modelId(set), bytes, IntentModel.read(bytes));
         }
-        Fitted fitted = fit(set.examples(), featureNames);
+        Fitted fitted = fit(set.examples(), featureNames, cancellation);
         Map<String, String> names = new HashMap<>();
         set.examples().forEach(e -> names.put(e.intentId(), e.intentName()));
         Map<Integer, String[]> labels = new HashMap<>();
@@ -112,7 +113,7 @@ final class IntentTrainer {
         return new Trained(modelId(set), bytes, IntentModel.read(bytes));
     }
 
-    /** A flow too large to train within {@link #WEIGHT_BUDGET}; its message says why and what would fit. */
+    /** A flow too large to train; its message says why and what would fit. */
     static final class TooLarge extends RuntimeException {
 
         TooLarge(String message) {
@@ -121,34 +122,40 @@ final class IntentTrainer {
     }
 
     /**
-     * The features the model may have: all of them while features x intents fits the budget; otherwise those of
-     * at least two sentences, and then the most frequent ones (ties by name) up to what fits. Deterministic.
+     * Whether these examples are trained sparsely: more than two intents, and either LibLinear's multi-class loop
+     * would take too long (intents x sentences above {@link SampledOneVsRest#ABOVE}) or a dense model would not fit
+     * {@link #WEIGHT_BUDGET} with every feature. Small flows keep LibLinear's exact multi-class model.
      */
-    static Set<String> kept(List<String[]> featureNames, int intents) {
-        Map<String, Integer> documents = new HashMap<>();
-        for (String[] names : featureNames) {
-            for (String name : names) {
-                documents.merge(name, 1, Integer::sum);
-            }
+    static boolean sparse(List<TrainingSet.Example> examples, List<String[]> featureNames) {
+        long intents = examples.stream().map(TrainingSet.Example::intentId).distinct().count();
+        if (intents <= 2) {
+            return false;
         }
-        long fits = WEIGHT_BUDGET / Math.max(1, intents == 2 ? 1 : intents);
-        if (documents.size() <= fits) {
-            return documents.keySet();
+        if (intents * examples.size() > SampledOneVsRest.ABOVE) {
+            return true;
         }
-        if (fits < MIN_FEATURES) {
-            throw new TooLarge("The flow has " + intents + " intents; a model keeps at least " + MIN_FEATURES
-                    + " features for each, and " + WEIGHT_BUDGET + " weights in all, so at most "
-                    + WEIGHT_BUDGET / MIN_FEATURES + " intents can be trained together.");
+        Set<String> features = new HashSet<>();
+        featureNames.forEach(names -> features.addAll(java.util.Arrays.asList(names)));
+        return features.size() * intents > WEIGHT_BUDGET;
+    }
+
+    /** A model of these examples to predict with that is never stored (a cross-validation fold's). */
+    static IntentModel unstored(List<TrainingSet.Example> examples, List<String[]> featureNames,
+                                Cancellation cancellation) {
+        if (sparse(examples, featureNames)) {
+            return IntentModel.of(SampledOneVsRest.train(examples, featureNames, cancellation));
         }
-        List<Map.Entry<String, Integer>> frequent = new ArrayList<>();
-        documents.entrySet().stream().filter(e -> e.getValue() > 1).forEach(frequent::add);
-        if (frequent.size() > fits) {
-            frequent.sort(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
-            frequent = frequent.subList(0, (int) fits);
+        Fitted fitted = fit(examples, featureNames, cancellation);
+        Map<String, String> names = new HashMap<>();
+        examples.forEach(e -> names.put(e.intentId(), e.intentName()));
+        Map<Integer, String[]> labels = new HashMap<>();
+        fitted.outputs().forEach(p -> labels.put(p.getA(), new String[] {p.getB().getLabel(),
+                names.get(p.getB().getLabel())}));
+        List<String> featureList = new ArrayList<>(fitted.features().size());
+        for (int i = 0; i < fitted.features().size(); i++) {
+            featureList.add(fitted.features().get(i).getName());
         }
-        Set<String> kept = new HashSet<>(frequent.size() * 2);
-        frequent.forEach(e -> kept.add(e.getKey()));
-        return kept;
+        return IntentModel.fitted(labels, featureList, fitted.inner());
     }
 
     /** The LibLinear model fitted on these examples (their features given), with Tribuo's numbering. */
@@ -157,15 +164,14 @@ final class IntentTrainer {
     }
 
     static Fitted fit(List<TrainingSet.Example> examples, List<String[]> featureNames) {
+        return fit(examples, featureNames, Cancellation.NEVER);
+    }
+
+    static Fitted fit(List<TrainingSet.Example> examples, List<String[]> featureNames, Cancellation cancellation) {
         LabelFactory labels = new LabelFactory();
         MutableDataset<Label> dataset = new MutableDataset<>(new SimpleDataSourceProvenance("intents", labels), labels);
-        Set<String> kept = kept(featureNames, (int) examples.stream().map(TrainingSet.Example::intentId).distinct()
-                .count());
         for (int i = 0; i < examples.size(); i++) {
             String[] names = featureNames.get(i);
-            if (kept.size() < names.length || !kept.containsAll(java.util.Arrays.asList(names))) {
-                names = java.util.Arrays.stream(names).filter(kept::contains).toArray(String[]::new);
-            }
             if (names.length == 0) {
                 continue; // nothing the analyser keeps (punctuation only): nothing to learn from
             }
@@ -173,11 +179,33 @@ final class IntentTrainer {
             java.util.Arrays.fill(values, 1.0);
             dataset.add(new ArrayExample<>(new Label(examples.get(i).intentId()), names, values));
         }
-        LibLinearClassificationTrainer trainer = new LibLinearClassificationTrainer(
-                new LinearClassificationType(LinearClassificationType.LinearType.L2R_LR), COST, MAX_ITERATIONS,
-                EPSILON, SEED);
+        LibLinearClassificationTrainer trainer = new CancellableTrainer(cancellation);
         LibLinearClassificationModel model = (LibLinearClassificationModel) trainer.train(dataset);
         return new Fitted(model, model.getFeatureIDMap(), model.getOutputIDInfo(), innerModel(model));
+    }
+
+    /** Tribuo's trainer, with each row's bias node (the last) one that asks whether to stop. */
+    private static final class CancellableTrainer extends LibLinearClassificationTrainer {
+
+        private final Cancellation cancellation;
+
+        CancellableTrainer(Cancellation cancellation) {
+            super(new LinearClassificationType(LinearClassificationType.LinearType.L2R_LR), COST, MAX_ITERATIONS,
+                    EPSILON, SEED);
+            this.cancellation = cancellation;
+        }
+
+        @Override
+        protected List<Model> trainModels(Parameter parameters, int features, FeatureNode[][] rows,
+                                          double[][] outputs) {
+            if (cancellation != Cancellation.NEVER) {
+                for (FeatureNode[] row : rows) {
+                    FeatureNode bias = row[row.length - 1];
+                    row[row.length - 1] = new Cancellation.Checked(bias.index, bias.value, cancellation);
+                }
+            }
+            return super.trainModels(parameters, features, rows, outputs);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package ai.convo.command.training;
 
+import ai.convo.command.task.TaskCancelledException;
 import ai.convo.command.task.TaskContext;
 import ai.convo.command.task.TaskFailedException;
 import ai.convo.command.task.TaskWork;
@@ -76,14 +77,17 @@ class TrainIntentsWork implements TaskWork {
         String modelId = IntentTrainer.modelId(set);
         IntentTrainer.Trained trained;
         Map<String, Object> report = null;
+        Cancellation cancellation = Cancellation.of(context::cancelRequested);
         try {
-            trained = IntentTrainer.train(set);
+            trained = IntentTrainer.train(set, cancellation);
             context.stepDone(offset + 2);
             if (full && !models.hasReport(modelId)) {
-                report = CrossValidation.run(set, fold -> context.stepDone(offset + 2 + fold));
+                report = CrossValidation.run(set, fold -> context.stepDone(offset + 2 + fold), cancellation);
             }
         } catch (IntentTrainer.TooLarge refused) {
             throw new TaskFailedException("Flow " + flowId + " was not trained: " + refused.getMessage(), refused);
+        } catch (Cancellation.Cancelled stopped) {
+            throw new TaskCancelledException();
         }
         if (full && report == null) {
             context.stepDone(offset + 2 + CrossValidation.FOLDS);

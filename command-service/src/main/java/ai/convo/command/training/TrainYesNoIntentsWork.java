@@ -1,5 +1,6 @@
 package ai.convo.command.training;
 
+import ai.convo.command.task.TaskCancelledException;
 import ai.convo.command.task.TaskContext;
 import ai.convo.command.task.TaskFailedException;
 import ai.convo.command.task.TaskWork;
@@ -56,9 +57,11 @@ class TrainYesNoIntentsWork implements TaskWork {
         String modelId = IntentTrainer.modelId(set);
         IntentTrainer.Trained trained;
         try {
-            trained = IntentTrainer.train(set);
+            trained = IntentTrainer.train(set, Cancellation.of(context::cancelRequested));
         } catch (IntentTrainer.TooLarge refused) {
             throw new TaskFailedException("Locale " + localeId + " was not trained: " + refused.getMessage(), refused);
+        } catch (Cancellation.Cancelled stopped) {
+            throw new TaskCancelledException();
         }
         context.stepDone(2);
         models.store(modelId, trained.bytes(), null);

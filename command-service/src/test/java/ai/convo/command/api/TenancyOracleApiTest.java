@@ -145,6 +145,7 @@ class TenancyOracleApiTest extends IntentApiSupport {
                     "{\"text\":\"t2\"}"),
             entry("DELETE /v2.0/locales/{localeId}/yesnointents/{yesNoIntentId}/sentences/{sentenceId}", ""),
             entry("POST /v2.0/locales/{localeId}/yesnointents/train", ""),
+            entry("POST /v2.0/locales/{localeId}/yesnointents/scores", "{\"sentence\":\"yes\"}"),
             entry("POST /v2.0/projects/{projectId}/locales/yesnointents/train", "{}"),
             entry("POST /v2.0/projects/createbytemplate", "{\"name\":\"{fresh}\",\"locale\":\"en-US\","
                     + "\"templateConfiguration\":{\"template\":\"support\"}}"));

@@ -15,13 +15,14 @@ import org.junit.jupiter.api.Test;
 class RestorePlanTest {
 
     @Test
-    void givenTheAggregatesARestoreWritesTo_whenNamed_thenTheNamesAreTheirClassNames() {
+    void givenTheAggregatesARestoreWritesTo_whenNamed_thenTheNamesAreTheirClassNames() throws Exception {
         List<String> named = List.of(RestorePlan.PROJECT, RestorePlan.TOKEN, RestorePlan.FUNCTION, RestorePlan.FLOW,
-                RestorePlan.INTENT, RestorePlan.SLOT_FILLER);
+                RestorePlan.INTENT, RestorePlan.SLOT_FILLER, RestorePlan.YES_NO);
 
         assertThat(named).containsExactly(ProjectAggregate.class.getSimpleName(),
                 TokenAggregate.class.getSimpleName(), FunctionAggregate.class.getSimpleName(),
                 FlowAggregate.class.getSimpleName(), IntentAggregate.class.getSimpleName(),
-                SlotFillerAggregate.class.getSimpleName());
+                SlotFillerAggregate.class.getSimpleName(),
+                Class.forName("ai.convo.command.yesno.YesNoIntentAggregate").getSimpleName()); // package-private
     }
 }

@@ -115,48 +115,106 @@ class IntentTrainerTest {
     }
 
     @Test
-    void aFlowOverTheWeightBudgetKeepsItsMostFrequentFeaturesOrIsRefused() {
-        // given 3,000 features seen once and 2,500 seen twice
-        List<String[]> features = new ArrayList<>();
-        for (int i = 0; i < 3_000; i++) {
-            features.add(new String[] {"once" + i});
-        }
-        for (int i = 0; i < 2_500; i++) {
-            features.add(new String[] {"twice" + i, "twice" + ((i + 1) % 2_500)});
-        }
-        // when everything fits: every feature is kept
-        assertEquals(5_500, IntentTrainer.kept(features, 2).size());
-        // when 20,000 intents leave room for 2,000 features: the singletons go first, then the rarest by name order
-        java.util.Set<String> kept = IntentTrainer.kept(features, 20_000);
-        assertEquals(2_000, kept.size());
-        assertTrue(kept.stream().allMatch(f -> f.startsWith("twice")));
-        assertEquals(kept, IntentTrainer.kept(features, 20_000));
-        // when an intent could keep fewer than MIN_FEATURES: refused, saying how many intents fit
-        IntentTrainer.TooLarge refused = org.junit.jupiter.api.Assertions.assertThrows(IntentTrainer.TooLarge.class,
-                () -> IntentTrainer.kept(features, 50_000));
-        assertTrue(refused.getMessage().contains("at most 40000 intents"), refused.getMessage());
-    }
-
-    @Test
     void theSampledOneVsRestForManyIntentsLearnsEachIntentDeterministically() {
         // given a synthetic flow of 50 intents, 40 sentences each: 1,000 negatives sampled of 1,960 per intent
         TrainingSet set = IntentTrainingBench.flow(2_000, 50);
         List<String[]> features = set.examples().stream().map(e -> Features.forLanguage("en-US").of(e.text())).toList();
         // when trained twice
-        java.nio.FloatBuffer[] weights = new java.nio.FloatBuffer[2];
-        IntentModel[] models = new IntentModel[2];
-        for (int run = 0; run < 2; run++) {
-            int r = run;
-            SampledOneVsRest.train(set.examples(), features, (labels, kept, count) -> {
-                weights[r] = java.nio.FloatBuffer.allocate(count);
-                models[r] = IntentModel.of(labels, kept, weights[r]);
-                return weights[r];
-            });
-        }
+        IntentModel.Sparse first = SampledOneVsRest.train(set.examples(), features, Cancellation.NEVER);
+        IntentModel.Sparse second = SampledOneVsRest.train(set.examples(), features, Cancellation.NEVER);
         // then the same weights, and nearly every training sentence ranks its own intent first
-        assertEquals(weights[0].clear(), weights[1].clear());
-        long right = set.examples().stream().filter(e -> models[0].rank(e.text()).get(0).intentId()
+        assertArrayEquals(first.offsets(), second.offsets());
+        assertArrayEquals(first.classes(), second.classes());
+        assertArrayEquals(first.weights(), second.weights());
+        IntentModel model = IntentModel.of(first);
+        long right = set.examples().stream().filter(e -> model.rank(e.text()).get(0).intentId()
                 .equals(e.intentId())).count();
         assertTrue(right > 0.9 * set.examples().size(), right + " of " + set.examples().size());
+    }
+
+    @Test
+    void theSparseTrainerKeepsEveryIntentsOwnWordsAndItsStoredFormPredictsAlike() {
+        // given 250 intents of 4 sentences, each with 8 topic words of its own (2,000 in all) beside shared ones
+        TrainingSet set = IntentTrainingBench.flow(1_000, 250);
+        List<String[]> features = set.examples().stream().map(e -> Features.forLanguage("en-US").of(e.text())).toList();
+
+        // when trained sparsely and stored
+        IntentModel.Sparse sparse = SampledOneVsRest.train(set.examples(), features, Cancellation.NEVER);
+        byte[] bytes = IntentModel.write(IntentTrainer.config("en-US"), "en-US", sparse);
+        IntentTrainer.Trained trained = new IntentTrainer.Trained("test", bytes, IntentModel.read(bytes));
+
+        // then the stored form is the sparse one, with far fewer weights than features x intents
+        String header = new String(bytes, 0, Math.min(bytes.length, 1 << 20), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(header.contains("\nsparse "), "a sparse model");
+        assertTrue((long) sparse.weights().length * 4 < (long) sparse.features().size() * 250,
+                sparse.weights().length + " weights for " + sparse.features().size() + " features");
+        // and it ranks as the unstored model does (given the features: a fold's model has no analyser of its own)
+        IntentModel unstored = IntentModel.of(sparse);
+        for (int i = 0; i < 50; i++) {
+            assertEquals(unstored.rank(features.get(i)), trained.model().rank(set.examples().get(i).text()));
+        }
+        // and every intent's own topic words that its sentences used still name it: a sentence of one of them ranks
+        // its intent first
+        java.util.Map<String, java.util.Set<String>> topicWords = new java.util.HashMap<>();
+        for (TrainingSet.Example e : set.examples()) {
+            int intent = Integer.parseInt(e.intentId());
+            for (String word : e.text().split(" ")) {
+                int number = Integer.parseInt(word.substring(1), 36);
+                if (number >= 5_000 + intent * 8 && number < 5_000 + intent * 8 + 8) {
+                    topicWords.computeIfAbsent(e.intentId(), k -> new java.util.TreeSet<>()).add(word);
+                }
+            }
+        }
+        long right = 0;
+        long asked = 0;
+        for (var intent : topicWords.entrySet()) {
+            for (String word : intent.getValue()) {
+                asked++;
+                right += trained.model().rank(word).get(0).intentId().equals(intent.getKey()) ? 1 : 0;
+            }
+        }
+        assertTrue(asked > 1_000, asked + " topic words");
+        assertTrue(right > 0.97 * asked, right + " of " + asked + " topic words rank their intent first");
+    }
+
+    @Test
+    void aFlowTooManyIntentsForTheSparseBudgetIsRefusedSayingHowManyFit() {
+        // given more intents than the sparse budget keeps MIN_PER_INTENT weights for
+        int intents = (int) (SampledOneVsRest.WEIGHT_BUDGET / SampledOneVsRest.MIN_PER_INTENT) + 1;
+        List<TrainingSet.Example> examples = new ArrayList<>(intents);
+        for (int i = 0; i < intents; i++) {
+            examples.add(new TrainingSet.Example(String.format("%024d", i), "Intent " + i, "w" + i));
+        }
+        List<String[]> features = examples.stream().map(e -> new String[] {"w:" + e.text()}).toList();
+        // when trained: refused before any solve, naming the limit
+        IntentTrainer.TooLarge refused = org.junit.jupiter.api.Assertions.assertThrows(IntentTrainer.TooLarge.class,
+                () -> SampledOneVsRest.train(examples, features, Cancellation.NEVER));
+        assertTrue(refused.getMessage().contains("at most " + (intents - 1) + " intents"), refused.getMessage());
+    }
+
+    @Test
+    void aCancelIsNoticedInsideLibLinearsSolveWithinASecond() {
+        for (TrainingSet set : List.of(IntentTrainingBench.flow(10_000, 100), IntentTrainingBench.flow(20_000, 200))) {
+            // given a training (dense, then sparse) whose cancel is requested at the third time the solver asks
+            assertEquals(set.intentIds().size() == 200, IntentTrainer.sparse(set.examples(), set.examples().stream()
+                    .map(e -> Features.forLanguage("en-US").of(e.text())).toList()));
+            long[] requested = {0};
+            int[] asked = {0};
+            Cancellation cancellation = Cancellation.of(() -> {
+                if (++asked[0] == 3) {
+                    requested[0] = System.nanoTime();
+                }
+                return requested[0] != 0;
+            });
+
+            // when it runs
+            org.junit.jupiter.api.Assertions.assertThrows(Cancellation.Cancelled.class,
+                    () -> IntentTrainer.train(set, cancellation));
+
+            // then it stopped within a second of the request (the check is asked at most every 250 ms)
+            long stoppedAfter = (System.nanoTime() - requested[0]) / 1_000_000;
+            assertTrue(requested[0] != 0, "the cancel was asked for");
+            assertTrue(stoppedAfter < 1_000, "stopped " + stoppedAfter + " ms after the request");
+        }
     }
 }

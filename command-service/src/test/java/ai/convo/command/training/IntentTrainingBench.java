@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 /**
  * Training time and peak heap for synthetic flows of 1k/10k/100k sentences (10 sentences an intent up to 100 intents, a 5,000-word
  * Zipf-ish vocabulary with 8 topic words per intent), and prediction latency. Medians of 3 after a warm-up.
+ * Prints the share of training sentences ranked right and of held-out ones (the same intents, another seed).
  * Run: java -cp (test classpath) ai.convo.command.training.IntentTrainingBench [sizes...] [full] [intents=N]
  * (intents=N: N intents at every size instead of a tenth of the sentences up to 100; a flow the trainer refuses is
  * reported as such).
@@ -70,11 +71,18 @@ public final class IntentTrainingBench {
                 predict[run] = (System.nanoTime() - start) / queries.size();
             }
             Arrays.sort(predict);
+            // held out: new sentences of the same intents (same topics, another seed), never trained on
+            TrainingSet unseen = flow(2_000, set.intentIds().size(), 41);
+            int heldOut = 0;
+            for (TrainingSet.Example example : unseen.examples()) {
+                heldOut += model.rank(example.text()).get(0).intentId().equals(example.intentId()) ? 1 : 0;
+            }
             System.out.printf("%,d sentences / %,d intents (%s): train median %,d ms (runs %s), peak heap median %,d MB "
                             + "(runs %s), model %,d bytes, prediction median %,d us, training sentences ranked "
-                            + "right %.1f %%%n", size, set.intentIds().size(),
+                            + "right %.1f %%, held-out sentences %.1f %%%n", size, set.intentIds().size(),
                     full ? "full: train + 5-fold CV" : "quick", millis[1], Arrays.toString(millis), peaks[1],
-                    Arrays.toString(peaks), trained.bytes().length, predict[1] / 1000, right / 20.0);
+                    Arrays.toString(peaks), trained.bytes().length, predict[1] / 1000, right / 20.0,
+                    heldOut * 100.0 / unseen.examples().size());
         }
     }
 
@@ -83,10 +91,14 @@ public final class IntentTrainingBench {
     }
 
     static TrainingSet flow(int sentences, int intents) {
-        SplittableRandom random = new SplittableRandom(40);
+        return flow(sentences, intents, 40);
+    }
+
+    static TrainingSet flow(int sentences, int intents, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
         List<TrainingSet.Example> examples = new ArrayList<>(sentences);
         for (int i = 0; i < sentences; i++) {
-            int intent = i % intents;
+            int intent = seed == 40 ? i % intents : random.nextInt(intents);
             StringBuilder text = new StringBuilder();
             int words = 4 + random.nextInt(6);
             for (int w = 0; w < words; w++) {

@@ -92,8 +92,7 @@ public final class ResourceTypes {
                     .view("yes_no_intent_view", "yesnointents")
                     .noHistory("a yes/no intent's changes are read in the event log and the audit trail "
                             + "(resourceType=yesNoIntent); no history route was asked for")
-                    .notInSnapshots("not captured yet: a restore keeps a locale's yes/no intents as they are "
-                            + "(issue 40)"));
+                    .inSnapshots());
 
     /** Every event-name prefix with its type, the longest first: the first that matches is the longest. */
     private static final List<Map.Entry<String, ResourceType>> BY_PREFIX;

@@ -211,6 +211,7 @@ public final class AccessPolicy {
         write("PATCH", yesNo + "/{yesNoIntentId}/sentences/{sentenceId}", "yesNoIntent", "localeId", INTENT_EDITORS);
         write("DELETE", yesNo + "/{yesNoIntentId}/sentences/{sentenceId}", "yesNoIntent", "localeId", INTENT_EDITORS);
         write("POST", yesNo + "/train", "yesNoIntent", "localeId", INTENT_EDITORS);
+        write("POST", yesNo + "/scores", "yesNoIntent", "localeId", ANY_PROJECT_ROLE); // reads only, as nlu/scores
         write("POST", "/v2.0/projects/{projectId}/locales/yesnointents/train", "yesNoIntent", "projectId",
                 INTENT_EDITORS);
 
