@@ -143,6 +143,31 @@ class EagerFirewallTest {
         assertThat(eager.getFirewalledExchange(quoted).block()).isSameAs(quoted);
     }
 
+    @Test
+    void givenAResponseHeaderWithACrOrLf_whenTheResponseCommits_thenBothFirewallsRefuseIt() {
+        for (String value : java.util.List.of("a\r\nSet-Cookie: b", "a\nb", "a\rb")) {
+            for (var firewall : java.util.List.of(new StrictServerWebExchangeFirewall(), eager)) {
+                MockServerWebExchange exchange = exchange(MockServerHttpRequest.get("/new/v2.0/projects"));
+                ServerWebExchange firewalled = firewall.getFirewalledExchange(exchange).block();
+                firewalled.getResponse().getHeaders().add("X-Echo", value);
+                assertThatThrownBy(() -> firewalled.getResponse().setComplete().block())
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("X-Echo");
+            }
+        }
+    }
+
+    @Test
+    void givenCleanResponseHeaders_whenTheResponseCommits_thenItIsWritten() {
+        MockServerWebExchange exchange = exchange(MockServerHttpRequest.get("/new/v2.0/projects"));
+        ServerWebExchange firewalled = eager.getFirewalledExchange(exchange).block();
+        firewalled.getResponse().getHeaders().add("X-Echo", "a b");
+
+        firewalled.getResponse().setComplete().block();
+
+        assertThat(exchange.getResponse().isCommitted()).isTrue();
+        assertThat(exchange.getResponse().getHeaders().getFirst("X-Echo")).isEqualTo("a b");
+    }
+
     private void refusedByBoth(MockServerWebExchange exchange, Function<ServerWebExchange, Object> read) {
         ServerWebExchange strict = new StrictServerWebExchangeFirewall().getFirewalledExchange(exchange).block();
         assertThatThrownBy(() -> read.apply(strict)).isInstanceOf(ServerExchangeRejectedException.class);
