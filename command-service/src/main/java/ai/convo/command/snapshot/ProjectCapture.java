@@ -1,6 +1,8 @@
 package ai.convo.command.snapshot;
 
 import ai.convo.contract.flow.FlowCreatedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainingRestoredEvent;
 import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.function.FunctionCreatedEvent;
 import ai.convo.contract.function.FunctionUpdatedEvent;
@@ -109,6 +111,8 @@ public class ProjectCapture {
         String description;
         final Map<String, State> states = new LinkedHashMap<>();
         final Map<String, SnapshotContent.SlotFiller> slotFillers = new LinkedHashMap<>();
+        /** The last training per localeId (localeReference holds the locale's id here). */
+        final Map<String, SnapshotContent.Trained> trained = new LinkedHashMap<>();
 
         Flow(String id, String referenceId) {
             this.id = id;
@@ -305,6 +309,12 @@ public class ProjectCapture {
             Flow flow = c.flows.get(e.flowId());
             flow.name = e.name();
             flow.description = e.description();
+        } else if (event instanceof FlowIntentsTrainedEvent e) {
+            c.flows.get(e.flowId()).trained.put(e.localeId(), new SnapshotContent.Trained(e.localeId(), e.modelId(),
+                    e.trainingSetHash(), e.mode()));
+        } else if (event instanceof FlowIntentsTrainingRestoredEvent e) {
+            c.flows.get(e.flowId()).trained.put(e.localeId(), new SnapshotContent.Trained(e.localeId(), e.modelId(),
+                    e.trainingSetHash(), e.mode()));
         } else if (event instanceof StateCreatedEvent e) {
             c.flows.get(e.flowId()).states.put(e.stateId(),
                 new State(e.referenceId(), e.name(), e.type(), e.isDefault(), e.intentIds()));
@@ -440,7 +450,11 @@ public class ProjectCapture {
                         intentsByFlow.getOrDefault(f.id, List.of()).stream()
                                 .sorted(Comparator.comparing(SnapshotContent.Intent::referenceId)).toList(),
                         f.slotFillers.values().stream()
-                                .sorted(Comparator.comparing(SnapshotContent.SlotFiller::referenceId)).toList()))
+                                .sorted(Comparator.comparing(SnapshotContent.SlotFiller::referenceId)).toList(),
+                        f.trained.values().stream().filter(t -> localeRefs.containsKey(t.localeReference()))
+                                .map(t -> new SnapshotContent.Trained(localeRefs.get(t.localeReference()),
+                                        t.modelId(), t.trainingSetHash(), t.mode()))
+                                .sorted(Comparator.comparing(SnapshotContent.Trained::localeReference)).toList()))
                 .sorted(Comparator.comparing(SnapshotContent.Flow::referenceId)).toList();
         return new SnapshotContent(SnapshotContent.FORMAT, locales, tokens, functions, flows);
     }

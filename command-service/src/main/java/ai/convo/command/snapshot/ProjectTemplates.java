@@ -97,7 +97,7 @@ final class ProjectTemplates {
                         "")));
         return List.of(new SnapshotContent.Flow(reference(projectId, "flow:main"), "Support",
                 "Greets, tells the opening hours, hands over to a human, says goodbye", List.of(), intents,
-                slotFillers));
+                slotFillers, List.of()));
     }
 
     /** A referenceId (UUID) that is the same for one project and key every time. */

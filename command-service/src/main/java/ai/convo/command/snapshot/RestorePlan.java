@@ -3,6 +3,7 @@ package ai.convo.command.snapshot;
 import ai.convo.command.web.CommandSideProcessing;
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.FlowCreatedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainingRestoredEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
 import ai.convo.contract.flow.FlowUpdatedEvent;
 import ai.convo.contract.function.FunctionCreatedEvent;
@@ -339,6 +340,30 @@ final class RestorePlan {
             Map<String, String> intentIds = intents(flow, flowId, kept, current, localeIds);
             states(flow, flowId, kept, intentIds);
             slotFillers(flow, flowId, kept);
+            trained(flow, flowId, kept, intentIds, localeIds);
+        }
+    }
+
+    /**
+     * Brings back each pinned training whose set is exactly the restored one (same intent ids, names and sentences:
+     * the model answers with those ids), unless it is already the flow's last; elsewhere (intents created anew, as in
+     * another project) the flow keeps the training it has and a new training is needed.
+     */
+    private void trained(SnapshotContent.Flow flow, String flowId, ProjectCapture.Flow kept,
+                         Map<String, String> intentIds, Map<String, String> localeIds) {
+        for (SnapshotContent.Trained pinned : flow.trained()) {
+            String localeId = localeIds.get(pinned.localeReference());
+            if (localeId == null || !pinned.trainingSetHash().equals(
+                    RestoredTrainingSet.hash(flow, pinned.localeReference(), intentIds))) {
+                continue;
+            }
+            SnapshotContent.Trained now = kept == null ? null : kept.trained.get(localeId);
+            if (now != null && now.modelId().equals(pinned.modelId())
+                    && now.trainingSetHash().equals(pinned.trainingSetHash())) {
+                continue;
+            }
+            next(FLOW, flowId, new FlowIntentsTrainingRestoredEvent(flowId, projectId, organisationId, localeId,
+                    pinned.mode(), pinned.modelId(), pinned.trainingSetHash(), by, at));
         }
     }
 

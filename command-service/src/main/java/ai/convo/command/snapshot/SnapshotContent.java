@@ -41,13 +41,23 @@ record SnapshotContent(int format, List<Locale> locales, List<Token> tokens, Lis
 
     /**
      * {@code slotFillers} is left out of the bytes when empty, so content without slot fillers (every snapshot taken
-     * before they existed) keeps its bytes and hash; one stored without them reads as none.
+     * before they existed) keeps its bytes and hash; one stored without them reads as none. {@code trained} pins
+     * the flow's last training per locale, left out the same way (a flow never trained has none).
      */
     record Flow(String referenceId, String name, String description, List<State> states, List<Intent> intents,
-                @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SlotFiller> slotFillers) {
+                @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SlotFiller> slotFillers,
+                @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Trained> trained) {
         Flow {
             slotFillers = slotFillers == null ? List.of() : slotFillers;
+            trained = trained == null ? List.of() : trained;
         }
+    }
+
+    /**
+     * A flow's last training in a locale: its model (kept content-addressed) and the hash of the set it was trained
+     * on, which names intent ids; a restore brings it back where the restored set has that hash.
+     */
+    record Trained(String localeReference, String modelId, String trainingSetHash, String mode) {
     }
 
     record SlotFiller(String referenceId, SlotFillerSettings settings) {

@@ -40,12 +40,26 @@ class IntentModels {
                 + "DO UPDATE SET report = COALESCE(intent_model.report, EXCLUDED.report)", modelId, bytes, reportJson);
     }
 
-    /** The model of the flow's last training in the locale (its newest FlowIntentsTrained there), if any. */
+    /**
+     * The model of the flow's last training in the locale (its newest FlowIntentsTrained there, or a restore's
+     * FlowIntentsTrainingRestored), if any.
+     */
     Optional<String> lastTrained(String flowId, String localeId) {
         return jdbc.queryForList("SELECT convert_from(payload, 'UTF8')::jsonb ->> 'modelId' FROM domain_event_entry "
-                        + "WHERE aggregate_identifier = ? AND payload_type = 'ai.convo.contract.flow.FlowIntentsTrainedEvent' "
+                        + "WHERE aggregate_identifier = ? AND payload_type IN ('ai.convo.contract.flow.FlowIntentsTrainedEvent', "
+                        + "'ai.convo.contract.flow.FlowIntentsTrainingRestoredEvent') "
                         + "AND convert_from(payload, 'UTF8')::jsonb ->> 'localeId' = ? "
                         + "ORDER BY sequence_number DESC LIMIT 1", String.class, flowId, localeId).stream().findFirst();
+    }
+
+    /** Whether the flow was ever trained (or restored to a training) in the locale with this model. */
+    boolean trainedFor(String flowId, String localeId, String modelId) {
+        return !jdbc.queryForList("SELECT 1 FROM domain_event_entry WHERE aggregate_identifier = ? AND payload_type IN "
+                        + "('ai.convo.contract.flow.FlowIntentsTrainedEvent', "
+                        + "'ai.convo.contract.flow.FlowIntentsTrainingRestoredEvent') "
+                        + "AND convert_from(payload, 'UTF8')::jsonb ->> 'localeId' = ? "
+                        + "AND convert_from(payload, 'UTF8')::jsonb ->> 'modelId' = ? LIMIT 1", Integer.class,
+                flowId, localeId, modelId).isEmpty();
     }
 
     /** The model of a locale's last yes/no training (its newest YesNoIntentsTrained, on the yes intent), if any. */

@@ -3,6 +3,7 @@ package ai.convo.query.intent;
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
 import ai.convo.contract.flow.FlowIntentsTrainedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainingRestoredEvent;
 import ai.convo.contract.intent.IntentCreatedEvent;
 import ai.convo.contract.intent.IntentDeletedEvent;
 import ai.convo.contract.intent.IntentUpdatedEvent;
@@ -54,6 +55,9 @@ class IntentProcessing {
             return e.projectId();
         }
         if (payload instanceof FlowIntentsTrainedEvent e) {
+            return e.projectId();
+        }
+        if (payload instanceof FlowIntentsTrainingRestoredEvent e) {
             return e.projectId();
         }
         if (payload instanceof FlowDeletedEvent e) {

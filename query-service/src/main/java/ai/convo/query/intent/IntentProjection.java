@@ -3,6 +3,7 @@ package ai.convo.query.intent;
 import ai.convo.contract.flow.FlowCreatedEvent;
 import ai.convo.contract.flow.FlowDeletedEvent;
 import ai.convo.contract.flow.FlowIntentsTrainedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainingRestoredEvent;
 import ai.convo.contract.intent.ChildFeatures;
 import ai.convo.contract.intent.IntentCreatedEvent;
 import ai.convo.contract.intent.IntentDeletedEvent;
@@ -89,6 +90,19 @@ public class IntentProjection {
      */
     @EventHandler
     public void on(FlowIntentsTrainedEvent event) {
+        lastTraining(event.flowId(), event.localeId(), event.projectId(), event.organisationId(), event.modelId(),
+                event.trainingSetHash(), event.mode(), event.trainedAt());
+    }
+
+    /** A restore brought back a snapshot's pinned training: the last training again, its time the restore's. */
+    @EventHandler
+    public void on(FlowIntentsTrainingRestoredEvent event) {
+        lastTraining(event.flowId(), event.localeId(), event.projectId(), event.organisationId(), event.modelId(),
+                event.trainingSetHash(), event.mode(), event.restoredAt());
+    }
+
+    private void lastTraining(String flowId, String localeId, String projectId, String organisationId,
+                              String modelId, String trainingSetHash, String mode, long at) {
         jdbc.update("INSERT INTO intent_training (flow_id, locale_id, project_id, organisation_id, model_id, "
                         + "training_set_hash, mode, trained_at, flow_report, intent_reports) "
                         + "SELECT ?, ?, ?, ?, ?, ?, ?, ?, r.report -> 'flow', r.report -> 'intents' FROM (SELECT "
@@ -97,8 +111,7 @@ public class IntentProjection {
                         + "training_set_hash = EXCLUDED.training_set_hash, mode = EXCLUDED.mode, "
                         + "trained_at = EXCLUDED.trained_at, flow_report = EXCLUDED.flow_report, "
                         + "intent_reports = EXCLUDED.intent_reports",
-                event.flowId(), event.localeId(), event.projectId(), event.organisationId(), event.modelId(),
-                event.trainingSetHash(), event.mode(), event.trainedAt(), event.modelId());
+                flowId, localeId, projectId, organisationId, modelId, trainingSetHash, mode, at, modelId);
     }
 
     // ---- intents

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.common.Ids;
 import ai.convo.contract.flow.FlowIntentsTrainedEvent;
+import ai.convo.contract.flow.FlowIntentsTrainingRestoredEvent;
 import ai.convo.contract.intent.SentenceDeletedEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -150,5 +151,29 @@ class IntentTrainingReadTest extends IntentQuerySupport {
 
         // and another organisation cannot read the flow at all
         problem("/v2.0/flows/" + flow, newOrganisation(), position, 404);
+    }
+
+    @Test
+    void givenARestoredTraining_whenTheFlowIsRead_thenItIsTheLastTrainingWithItsReport() throws Exception {
+        // given a full training, then a sentence added and a quick training of the changed set
+        train("full", crossValidated(weather, hotels));
+        String pinnedModel = jdbc.queryForObject("SELECT model_id FROM intent_training WHERE flow_id = ?",
+                String.class, flow);
+        String pinnedHash = hash();
+        String added = say(hotels, "Hotels", "a room with a view");
+        train("quick", null);
+        assertThat(readFlow()).containsEntry("feedbackReport", null);
+
+        // when a restore removes the sentence and brings the pinned training back
+        unsay(added);
+        position = append(flow, new FlowIntentsTrainingRestoredEvent(flow, project.id(), caller.organisationId(), en,
+                "full", pinnedModel, pinnedHash, caller.userId(), 4000));
+
+        // then the flow is up to date, with the pinned model's report
+        Map<String, Object> read = readFlow();
+        assertThat(read).containsEntry("isTrainingOutOfDate", false);
+        assertThat(read.get("feedbackReport")).isEqualTo(crossValidated(weather, hotels).get("flow"));
+        assertThat(jdbc.queryForObject("SELECT model_id FROM intent_training WHERE flow_id = ?", String.class, flow))
+                .isEqualTo(pinnedModel);
     }
 }
