@@ -290,6 +290,51 @@ final class IntentModel {
         }
     }
 
+    /** A feature of a sentence ({@code w:} a word, {@code b:} a pair of words) and its weight towards an intent. */
+    record Contribution(String feature, double weight) {
+    }
+
+    /**
+     * Per intent id, the sentence's features that pushed the intent's decision value up most (positive weights,
+     * largest first, at most {@code top}): what decided its score. Two classes share one vector (the second's is
+     * the first's negated).
+     */
+    Map<String, List<Contribution>> contributions(String sentence, int top) {
+        List<List<Contribution>> byClass = new ArrayList<>();
+        labels.forEach(label -> byClass.add(new ArrayList<>()));
+        for (String name : analyser.of(sentence)) {
+            Integer id = features.get(name);
+            if (id == null) {
+                continue;
+            }
+            for (int c = 0; c < labels.size(); c++) {
+                double weight = width == 1 ? (c == 0 ? 1 : -1) * weight(id, 0) : weight(id, c);
+                if (weight > 0) {
+                    byClass.get(c).add(new Contribution(name, weight));
+                }
+            }
+        }
+        Map<String, List<Contribution>> out = new HashMap<>();
+        for (int c = 0; c < labels.size(); c++) {
+            out.put(labels.get(c)[0], byClass.get(c).stream().sorted(Comparator.comparingDouble(Contribution::weight)
+                    .reversed().thenComparing(Contribution::feature)).limit(top).toList());
+        }
+        return out;
+    }
+
+    private double weight(int feature, int c) {
+        if (offsets != null) {
+            for (int k = offsets.get(feature), end = offsets.get(feature + 1); k < end; k++) {
+                if (classes.get(k) == c) {
+                    return weights.get(k);
+                }
+            }
+            return 0;
+        }
+        int at = feature * width + c;
+        return at < weights.limit() ? weights.get(at) : 0;
+    }
+
     /** Intent id to name, for every intent the model knows. */
     Map<String, String> intents() {
         Map<String, String> out = new LinkedHashMap<>();
