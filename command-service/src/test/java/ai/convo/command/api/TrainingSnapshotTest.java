@@ -127,6 +127,35 @@ class TrainingSnapshotTest extends SnapshotWorkSupport {
     }
 
     @Test
+    void givenASnapshotTakenBeforePins_whenRestored_thenItRestoresAsBeforeAndTheFlowKeepsItsTraining()
+            throws Exception {
+        // given a snapshot of a trained flow stored as snapshots were before they pinned trainings (no "trained")
+        Trip trip = trip("Old snapshot");
+        train(trip.flowId());
+        String old = snapshot(trip.projectId());
+        jdbc.update("UPDATE cmd_snapshot_content SET content = convert_to((convert_from(content, 'UTF8')::jsonb "
+                + "#- '{flows,0,trained}')::text, 'UTF8') WHERE snapshot_id = ?", old);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> flows = (List<Map<String, Object>>) contentOf(old).get("flows");
+        assertThat(flows).singleElement().satisfies(flow -> assertThat(flow).doesNotContainKey("trained"));
+        String weather = jdbc.queryForObject("SELECT intent_id FROM cmd_intent_lookup WHERE flow_id = ? AND name = ?",
+                String.class, trip.flowId(), "Weather");
+        String added = id(created(HttpMethod.POST, "/v2.0/flows/" + trip.flowId() + "/intents/" + weather
+                + "/sentences", Map.of("text", "is it sunny", "localeId", trip.localeId())));
+        String later = train(trip.flowId());
+
+        // when
+        restore(old, trip.projectId());
+
+        // then the sentence is gone as before, nothing is pinned, and the flow's last model is still the later one
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ? AND "
+                + "payload_type LIKE '%SentenceDeletedEvent' AND convert_from(payload, 'UTF8')::jsonb ->> 'sentenceId' = ?",
+                Integer.class, weather, added)).isEqualTo(1);
+        assertThat(lastModel(trip.flowId(), "FlowIntentsTrainingRestoredEvent")).isNull();
+        assertThat(scores(trip, trip.projectId()).modelId()).isEqualTo(later);
+    }
+
+    @Test
     void givenASnapshotOfATrainedFlow_whenRestoredIntoAnotherProject_thenNoTrainingIsPinnedThere() throws Exception {
         // given: the pin names intent ids the other project's new intents do not have
         Trip trip = trip("Pinned source");
