@@ -1,6 +1,7 @@
 package ai.convo.query.intent;
 
 import ai.convo.http.media.Renderer;
+import ai.convo.persistence.Backlog;
 import ai.convo.query.feedback.FeedbackAnalysis;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -37,7 +37,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * expires after {@code app.feedback.lease}).
  */
 @Component
-class IntentFeedbackRefresher implements SmartLifecycle {
+class IntentFeedbackRefresher extends Backlog {
 
     private static final Logger log = LoggerFactory.getLogger(IntentFeedbackRefresher.class);
 
@@ -52,11 +52,8 @@ class IntentFeedbackRefresher implements SmartLifecycle {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate writes;
     private final TransactionTemplate snapshot;
-    private final Duration interval;
     private final Duration lease;
     private final Function<List<FeedbackAnalysis.IntentSentences>, Map<String, FeedbackAnalysis.Report>> analysis;
-    private volatile Thread worker;
-    private volatile boolean running;
 
     @Autowired
     public IntentFeedbackRefresher(JdbcTemplate jdbc, PlatformTransactionManager transactions,
@@ -67,67 +64,21 @@ class IntentFeedbackRefresher implements SmartLifecycle {
 
     IntentFeedbackRefresher(JdbcTemplate jdbc, PlatformTransactionManager transactions, Duration interval, Duration lease,
                             Function<List<FeedbackAnalysis.IntentSentences>, Map<String, FeedbackAnalysis.Report>> analysis) {
+        super("intent-feedback-refresher", interval);
         this.jdbc = jdbc;
         this.writes = new TransactionTemplate(transactions);
         this.snapshot = new TransactionTemplate(transactions);
         this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
         this.snapshot.setReadOnly(true);
-        this.interval = interval;
         this.lease = lease;
         this.analysis = analysis;
     }
 
-    // ---- lifecycle
-
+    /** Works through the dirty pairs one at a time; a failed pair waits for the next drain. */
     @Override
-    public synchronized void start() {
-        if (running) {
-            return;
-        }
-        running = true;
-        Thread thread = new Thread(this::loop, "intent-feedback-refresher");
-        thread.setDaemon(true);
-        worker = thread;
-        thread.start();
-    }
-
-    @Override
-    public synchronized void stop() {
-        running = false;
-        Thread thread = worker;
-        worker = null;
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(Duration.ofSeconds(10).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    private void loop() {
-        while (running) {
-            try {
-                // work through the backlog, then sleep
-                Outcome outcome;
-                do {
-                    outcome = refreshOne();
-                } while (running && outcome != Outcome.NOTHING_DIRTY && outcome != Outcome.FAILED);
-            } catch (RuntimeException e) {
-                log.warn("Claiming a dirty intent feedback pair failed: {}", e.toString());
-            }
-            try {
-                Thread.sleep(interval.toMillis());
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
+    protected boolean workOnce() {
+        Outcome outcome = refreshOne();
+        return outcome != Outcome.NOTHING_DIRTY && outcome != Outcome.FAILED;
     }
 
     // ---- one pair

@@ -1,5 +1,6 @@
 package ai.convo.query.knowledge;
 
+import ai.convo.persistence.Backlog;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -21,7 +21,7 @@ import org.springframework.stereotype.Component;
  * rows only makes the worker compute them again.
  */
 @Component
-class ChunkEmbeddings implements SmartLifecycle {
+class ChunkEmbeddings extends Backlog {
 
     private static final Logger log = LoggerFactory.getLogger(ChunkEmbeddings.class);
 
@@ -62,77 +62,32 @@ class ChunkEmbeddings implements SmartLifecycle {
 
     private final JdbcTemplate jdbc;
     private final ChunkEmbedder embedder;
-    private final Duration interval;
     private final int batch;
     private final int perOrganisation;
-    private volatile Thread worker;
-    private volatile boolean running;
+    private int idle;
 
     @Autowired
     ChunkEmbeddings(JdbcTemplate jdbc, ChunkEmbedder embedder,
                     @Value("${app.knowledge.embeddings.interval:200ms}") Duration interval,
                     @Value("${app.knowledge.embeddings.batch:16}") int batch,
                     @Value("${app.knowledge.embeddings.per-organisation:4}") int perOrganisation) {
+        super("knowledge-embeddings", interval);
         this.jdbc = jdbc;
         this.embedder = embedder;
-        this.interval = interval;
         this.batch = batch;
         this.perOrganisation = perOrganisation;
     }
 
-    // ---- lifecycle
-
     @Override
-    public synchronized void start() {
-        if (running) {
-            return;
-        }
-        running = true;
-        Thread thread = new Thread(this::loop, "knowledge-embeddings");
-        thread.setDaemon(true);
-        worker = thread;
-        thread.start();
+    protected boolean workOnce() {
+        return !round().idle();
     }
 
+    /** Every SWEEP_EVERY drained backlogs, the rows of deleted chunks go. */
     @Override
-    public synchronized void stop() {
-        running = false;
-        Thread thread = worker;
-        worker = null;
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(Duration.ofSeconds(10).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    private void loop() {
-        int idle = 0;
-        while (running) {
-            try {
-                Round round;
-                do {
-                    round = round();
-                } while (running && !round.idle());
-                if (++idle % SWEEP_EVERY == 0) {
-                    sweep();
-                }
-            } catch (RuntimeException e) {
-                log.warn("Embedding knowledge chunks failed; they stay pending and are tried again: {}", e.toString(), e);
-            }
-            try {
-                Thread.sleep(interval.toMillis());
-            } catch (InterruptedException e) {
-                return;
-            }
+    protected void drained() {
+        if (++idle % SWEEP_EVERY == 0) {
+            sweep();
         }
     }
 
