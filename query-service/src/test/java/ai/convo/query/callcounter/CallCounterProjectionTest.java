@@ -1,15 +1,14 @@
 package ai.convo.query.callcounter;
 
+import ai.convo.query.ReadModelSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.callcounter.CallRecord;
 import ai.convo.contract.callcounter.CallRecordsIngestedEvent;
-import ai.convo.testing.TestDatabase;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -34,13 +33,7 @@ class CallCounterProjectionTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        DriverManagerDataSource dataSource = ReadModelSchema.migrated();
         jdbc = new JdbcTemplate(dataSource);
     }
 

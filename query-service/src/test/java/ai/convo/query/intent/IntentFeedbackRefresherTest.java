@@ -1,5 +1,6 @@
 package ai.convo.query.intent;
 
+import ai.convo.query.ReadModelSchema;
 import static ai.convo.query.intent.IntentProjectionTest.FLOW;
 import static ai.convo.query.intent.IntentProjectionTest.ORG;
 import static ai.convo.query.intent.IntentProjectionTest.PROJECT;
@@ -11,12 +12,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ai.convo.contract.flow.FlowDeletedEvent;
 import ai.convo.contract.intent.SentenceCreatedEvent;
 import ai.convo.query.feedback.FeedbackAnalysis;
-import ai.convo.testing.TestDatabase;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -39,13 +38,7 @@ class IntentFeedbackRefresherTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        DriverManagerDataSource dataSource = ReadModelSchema.migrated();
         jdbc = new JdbcTemplate(dataSource);
         transactions = new DataSourceTransactionManager(dataSource);
     }

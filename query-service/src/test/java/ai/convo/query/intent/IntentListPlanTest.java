@@ -1,14 +1,13 @@
 package ai.convo.query.intent;
 
+import ai.convo.query.ReadModelSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.http.media.Renderer;
 import ai.convo.query.web.list.Column;
-import ai.convo.testing.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,13 +36,7 @@ class IntentListPlanTest {
 
     @BeforeAll
     static void tenThousandIntents() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        DriverManagerDataSource dataSource = ReadModelSchema.migrated();
         jdbc = new JdbcTemplate(dataSource);
         // 30,000 intents: 10,000 in FLOW (1,000 roots; ROOT has 4,500 children, the other roots 9 each), 20,000 in
         // 20 other flows.

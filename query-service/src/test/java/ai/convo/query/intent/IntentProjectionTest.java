@@ -1,5 +1,6 @@
 package ai.convo.query.intent;
 
+import ai.convo.query.ReadModelSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.flow.FlowCreatedEvent;
@@ -13,11 +14,9 @@ import ai.convo.contract.intent.SentenceDeletedEvent;
 import ai.convo.contract.intent.SentenceUpdatedEvent;
 import ai.convo.contract.locale.LocaleCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
-import ai.convo.testing.TestDatabase;
 import java.util.List;
 import java.util.Map;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -57,13 +56,7 @@ class IntentProjectionTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        dataSource = ReadModelSchema.migrated();
         jdbc = new JdbcTemplate(dataSource);
     }
 

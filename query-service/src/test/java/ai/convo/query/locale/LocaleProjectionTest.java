@@ -1,5 +1,6 @@
 package ai.convo.query.locale;
 
+import ai.convo.query.ReadModelSchema;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,10 +11,8 @@ import ai.convo.contract.locale.PrimaryLocaleChangedEvent;
 import ai.convo.contract.project.ProjectCreatedEvent;
 import ai.convo.contract.project.ProjectDeletedEvent;
 import ai.convo.query.project.ProjectProjection;
-import ai.convo.testing.TestDatabase;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -37,13 +36,7 @@ class LocaleProjectionTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        DriverManagerDataSource dataSource = ReadModelSchema.migrated();
         jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 

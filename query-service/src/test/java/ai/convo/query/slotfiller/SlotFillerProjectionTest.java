@@ -1,5 +1,6 @@
 package ai.convo.query.slotfiller;
 
+import ai.convo.query.ReadModelSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.flow.FlowCreatedEvent;
@@ -10,10 +11,8 @@ import ai.convo.contract.slotfiller.SlotFillerDeletedEvent;
 import ai.convo.contract.slotfiller.SlotFillerUpdatedEvent;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import ai.convo.testing.ContractEvents;
-import ai.convo.testing.TestDatabase;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -38,13 +37,7 @@ class SlotFillerProjectionTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        DriverManagerDataSource dataSource = ReadModelSchema.migrated();
         jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 

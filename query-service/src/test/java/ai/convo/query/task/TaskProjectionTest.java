@@ -1,5 +1,6 @@
 package ai.convo.query.task;
 
+import ai.convo.query.ReadModelSchema;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,9 +11,7 @@ import ai.convo.contract.task.TaskCreatedEvent;
 import ai.convo.contract.task.TaskFailedEvent;
 import ai.convo.contract.task.TaskProgressedEvent;
 import ai.convo.contract.task.TaskStartedEvent;
-import ai.convo.testing.TestDatabase;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -35,13 +34,7 @@ class TaskProjectionTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        DriverManagerDataSource dataSource = ReadModelSchema.migrated();
         jdbc = new BatchingJdbcTemplate(dataSource, 100);
     }
 

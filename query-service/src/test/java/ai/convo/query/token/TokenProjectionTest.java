@@ -1,5 +1,6 @@
 package ai.convo.query.token;
 
+import ai.convo.query.ReadModelSchema;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,11 +10,9 @@ import ai.convo.contract.token.DefaultTokens;
 import ai.convo.contract.token.TokenCreatedEvent;
 import ai.convo.contract.token.TokenDeletedEvent;
 import ai.convo.contract.token.TokenUpdatedEvent;
-import ai.convo.testing.TestDatabase;
 import java.util.List;
 import java.util.Map;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -42,13 +41,7 @@ class TokenProjectionTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        DriverManagerDataSource dataSource = ReadModelSchema.migrated();
         jdbc = new BatchingJdbcTemplate(dataSource, 100);
         transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     }

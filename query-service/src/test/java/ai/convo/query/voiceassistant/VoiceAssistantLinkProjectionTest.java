@@ -1,14 +1,13 @@
 package ai.convo.query.voiceassistant;
 
+import ai.convo.query.ReadModelSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.convo.contract.voiceassistant.SealedToken;
 import ai.convo.contract.voiceassistant.VoiceAssistantLinkedEvent;
 import ai.convo.contract.voiceassistant.VoiceAssistantUnlinkedEvent;
-import ai.convo.testing.TestDatabase;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -32,13 +31,7 @@ class VoiceAssistantLinkProjectionTest {
 
     @BeforeAll
     static void database() {
-        TestDatabase.Settings db = TestDatabase.newDatabase();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(db.jdbcUrl(), db.username(), db.password());
-        for (String[] migration : new String[][] {{"classpath:db/common", "flyway_history_common"},
-                {"classpath:db/query", "flyway_history_query"}}) {
-            Flyway.configure().dataSource(dataSource).locations(migration[0]).table(migration[1])
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-        }
+        DriverManagerDataSource dataSource = ReadModelSchema.migrated();
         jdbc = new JdbcTemplate(dataSource);
     }
 
