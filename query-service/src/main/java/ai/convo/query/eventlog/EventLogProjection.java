@@ -26,6 +26,34 @@ public class EventLogProjection {
     static final int ALSO_CHANGED_MAX = 100;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /** The audit row's upsert (or the event's overflow row) after a CTE {@code l} of the log row's position. */
+    static final String AUDIT = "a AS (INSERT INTO audit_event (id, organisation_id, correlation_id, position, type, action_type, "
+            + "user_id, project_id, resource_type, resource_id, chain, payload, occurred_at) "
+            + "SELECT lpad(to_hex(?::bigint), 8, '0') || lpad(to_hex(l.position), 16, '0'), ?, ?, l.position, "
+            + "?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ? FROM l "
+            + "ON CONFLICT (organisation_id, correlation_id) DO UPDATE SET "
+            + "payload = CASE WHEN audit_event.resource_id = EXCLUDED.resource_id "
+            + "  THEN audit_event.payload || EXCLUDED.payload "
+            + "  ELSE jsonb_set(audit_event.payload, '{alsoChanged}', "
+            + "    coalesce(audit_event.payload -> 'alsoChanged', '[]'::jsonb) || jsonb_build_array("
+            + "    jsonb_build_object('elementType', EXCLUDED.resource_type, 'elementId', EXCLUDED.resource_id, "
+            + "    'event', ?::text))) END, "
+            + "type = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
+            + "  THEN EXCLUDED.type ELSE audit_event.type END, "
+            + "chain = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
+            + "  THEN EXCLUDED.chain ELSE audit_event.chain END, "
+            + "resource_type = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
+            + "  THEN EXCLUDED.resource_type ELSE audit_event.resource_type END, "
+            + "resource_id = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
+            + "  THEN EXCLUDED.resource_id ELSE audit_event.resource_id END, "
+            + "action_type = coalesce(audit_event.action_type, EXCLUDED.action_type) "
+            + "WHERE audit_event.resource_id = EXCLUDED.resource_id "
+            + "  OR (audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL) "
+            + "  OR jsonb_array_length(coalesce(audit_event.payload -> 'alsoChanged', '[]'::jsonb)) < "
+            + ALSO_CHANGED_MAX + " RETURNING 1) "
+            + "INSERT INTO audit_event_overflow (organisation_id, correlation_id, position) "
+            + "SELECT ?, ?, l.position FROM l WHERE NOT EXISTS (SELECT 1 FROM a)";
+
     private final BatchingJdbcTemplate jdbc;
 
     public EventLogProjection(BatchingJdbcTemplate jdbc) {
@@ -56,17 +84,32 @@ public class EventLogProjection {
                 + "?, ?, ?, ?, ?, ?, ?, ? FROM g";
         String event = "WITH g AS (SELECT (SELECT global_index FROM domain_event_entry WHERE event_identifier = ?) AS gi)";
         Object eventKey = message.getIdentifier();
+        EventLogLoad load = null;
         if (Rebuilding.now() && message instanceof TrackedEventMessage<?> tracked
                 && tracked.trackingToken().position().isPresent()) {
             // A rebuild reads each event with a token of its own index: no lookup by its id.
             event = "WITH g AS (SELECT ?::bigint AS gi)";
             eventKey = tracked.trackingToken().position().getAsLong();
+            // and loads the transaction's rows at once (null outside a transaction: then as the live processors do)
+            load = jdbc.folded(this, () -> new EventLogLoad(jdbc, JSON, AUDIT));
+        } else if (Rebuilding.now()) {
+            // what a rebuild's load holds goes first: this event's position follows those rows
+            EventLogLoad held = jdbc.folded(this, () -> new EventLogLoad(jdbc, JSON, AUDIT));
+            if (held != null) {
+                held.write();
+            }
         }
         Object[] log = {eventKey, facts.organisationId(), facts.organisationId(), message.getIdentifier(),
                 facts.projectId(), facts.resourceType(), facts.resourceId(), sequence,
                 EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId()};
         if (facts.actorId() == null) {
             // the system's own work (task progress, ingestion): in the log, not an audit event of a user
+            if (load != null) {
+                load.add(new EventLogLoad.Event((Long) eventKey, facts.organisationId(), message.getIdentifier(),
+                        facts.projectId(), facts.resourceType(), facts.resourceId(), sequence,
+                        EventFacts.typeName(payload.getClass()), occurredAt, null, null, null, null, null, null));
+                return;
+            }
             jdbc.write(event + " " + insert, log);
             return;
         }
@@ -76,8 +119,16 @@ public class EventLogProjection {
         String correlationId = trace == null ? message.getIdentifier() : trace.toString();
         @SuppressWarnings("unchecked")
         Map<String, Object> fields = JSON.convertValue(payload, Map.class);
-        String payloadJson = JSON.writeValueAsString(EventFacts.auditPayload(fields));
+        Map<String, Object> shown = EventFacts.auditPayload(fields);
         String chain = JSON.writeValueAsString(facts.chain());
+        if (load != null) {
+            load.add(new EventLogLoad.Event((Long) eventKey, facts.organisationId(), message.getIdentifier(),
+                    facts.projectId(), facts.resourceType(), facts.resourceId(), sequence,
+                    EventFacts.typeName(payload.getClass()), occurredAt, facts.actorId(), correlationId,
+                    facts.auditType(), facts.actionType(), chain, shown));
+            return;
+        }
+        String payloadJson = JSON.writeValueAsString(shown);
         // One statement with the log row, whose position makes the audit id: 24 lowercase hex, the second it happened,
         // then the organisation's log position of the command's first event (unique within the organisation, in the
         // order of the log, the same again after a rebuild). One statement, so the writes of a batch of
@@ -93,31 +144,6 @@ public class EventLogProjection {
         System.arraycopy(audit, 0, args, log.length, audit.length);
         args[args.length - 2] = facts.organisationId();
         args[args.length - 1] = correlationId;
-        jdbc.write(event + ", l AS (" + insert + " RETURNING position), a AS (INSERT INTO audit_event (id, organisation_id, correlation_id, position, type, action_type, "
-                        + "user_id, project_id, resource_type, resource_id, chain, payload, occurred_at) "
-                        + "SELECT lpad(to_hex(?::bigint), 8, '0') || lpad(to_hex(l.position), 16, '0'), ?, ?, l.position, "
-                        + "?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ? FROM l "
-                        + "ON CONFLICT (organisation_id, correlation_id) DO UPDATE SET "
-                        + "payload = CASE WHEN audit_event.resource_id = EXCLUDED.resource_id "
-                        + "  THEN audit_event.payload || EXCLUDED.payload "
-                        + "  ELSE jsonb_set(audit_event.payload, '{alsoChanged}', "
-                        + "    coalesce(audit_event.payload -> 'alsoChanged', '[]'::jsonb) || jsonb_build_array("
-                        + "    jsonb_build_object('elementType', EXCLUDED.resource_type, 'elementId', EXCLUDED.resource_id, "
-                        + "    'event', ?::text))) END, "
-                        + "type = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
-                        + "  THEN EXCLUDED.type ELSE audit_event.type END, "
-                        + "chain = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
-                        + "  THEN EXCLUDED.chain ELSE audit_event.chain END, "
-                        + "resource_type = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
-                        + "  THEN EXCLUDED.resource_type ELSE audit_event.resource_type END, "
-                        + "resource_id = CASE WHEN audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL "
-                        + "  THEN EXCLUDED.resource_id ELSE audit_event.resource_id END, "
-                        + "action_type = coalesce(audit_event.action_type, EXCLUDED.action_type) "
-                        + "WHERE audit_event.resource_id = EXCLUDED.resource_id "
-                        + "  OR (audit_event.action_type IS NULL AND EXCLUDED.action_type IS NOT NULL) "
-                        + "  OR jsonb_array_length(coalesce(audit_event.payload -> 'alsoChanged', '[]'::jsonb)) < "
-                        + ALSO_CHANGED_MAX + " RETURNING 1) "
-                        + "INSERT INTO audit_event_overflow (organisation_id, correlation_id, position) "
-                        + "SELECT ?, ?, l.position FROM l WHERE NOT EXISTS (SELECT 1 FROM a)", args);
+        jdbc.write(event + ", l AS (" + insert + " RETURNING position), " + AUDIT, args);
     }
 }

@@ -1,6 +1,7 @@
 package ai.convo.query.rebuild;
 
 import ai.convo.http.media.Renderer;
+import ai.convo.persistence.BatchingJdbcTemplate;
 import ai.convo.persistence.CarefulProjections;
 import ai.convo.persistence.upcasting.StoredEvents;
 import ai.convo.query.audit.AuditRetention;
@@ -427,7 +428,11 @@ public class Rebuilder {
                 String.class, schema + ", public");
         Rebuilding.during(() -> handle(batch.ordered(), batch.work(), state, careful));
         long handled = System.nanoTime();
-        // Sends the writes held back while the search_path still points at the new tables.
+        // Sends the writes held back (folds that wait for the flush too) while the search_path still points at the
+        // new tables.
+        if (jdbc instanceof BatchingJdbcTemplate batching) {
+            batching.flush();
+        }
         jdbc.queryForObject("SELECT set_config('search_path', 'public', true)", String.class);
         state.handleNanos.addAndGet(handled - started);
         state.writeNanos.addAndGet(System.nanoTime() - handled);

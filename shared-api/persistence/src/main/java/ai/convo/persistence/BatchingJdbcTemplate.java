@@ -147,6 +147,14 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
     public interface Folded {
         /** Writes what was folded, through this template; called once, then this instance is forgotten. */
         void write();
+
+        /**
+         * Whether statements other than its owner's may read or change the folded rows, so they go first (the
+         * default). When not, they wait for {@link #flush()} or the commit, however many other statements run.
+         */
+        default boolean beforeOtherStatements() {
+            return true;
+        }
     }
 
     private final int maxPending;
@@ -216,10 +224,20 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         }
     }
 
-    private static void writeFolds(Pending pending) {
-        while (!pending.folds.isEmpty()) {
-            Object key = pending.folds.keySet().iterator().next();
-            pending.folds.remove(key).write();
+    /** Writes the folds; {@code all}: those that wait for the flush too. */
+    private static void writeFolds(Pending pending, boolean all) {
+        while (true) {
+            Object next = null;
+            for (Map.Entry<Object, Folded> fold : pending.folds.entrySet()) {
+                if (all || fold.getValue().beforeOtherStatements()) {
+                    next = fold.getKey();
+                    break;
+                }
+            }
+            if (next == null) {
+                return;
+            }
+            pending.folds.remove(next).write();
         }
     }
 
@@ -287,7 +305,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         if (pending == null || pending.isEmpty()) {
             return;
         }
-        writeFolds(pending);
+        writeFolds(pending, true);
         if (pending.isEmpty()) {
             return;
         }
@@ -307,7 +325,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         Pending pending = TransactionSynchronizationManager.isSynchronizationActive()
                 ? (Pending) TransactionSynchronizationManager.getResource(this) : null;
         if (pending != null && !pending.keepFolds) {
-            writeFolds(pending);
+            writeFolds(pending, false);
         }
         if (pending != null && !pending.isEmpty()) {
             pending.send(statement.getConnection(), true);
