@@ -25,9 +25,8 @@ public class AxonSerializers {
             .build();
 
     static Serializer jackson3() {
-        return Jackson3Serializer.builder()
-                .jsonMapperBuilderCustomizer(builder -> builder.polymorphicTypeValidator(TYPES))
-                .build();
+        return new ClassCachingSerializer(Jackson3Serializer.builder()
+                .jsonMapperBuilderCustomizer(builder -> builder.polymorphicTypeValidator(TYPES)));
     }
 
     @Bean
