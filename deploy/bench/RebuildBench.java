@@ -83,6 +83,17 @@ public class RebuildBench {
                 List<Double> rates = new ArrayList<>();
                 List<Double> bases = new ArrayList<>();
                 for (int run = 1; run <= runs; run++) {
+                    if (projection.equals("catch-up")) {
+                        double base = jdbc(db, total);
+                        double[] caught = catchUp(db, org, queryPid, Long.parseLong(System.getenv()
+                                .getOrDefault("CATCHUP_EVENTS", "200000")));
+                        bases.add(base);
+                        rates.add(caught[1]);
+                        ratios.add(caught[1] / base);
+                        System.out.printf("%-24s %-4d %,12.0f %,12.0f %7.3f %10.1f%n", projection, run, base, caught[1],
+                                caught[1] / base, caught[0]);
+                        continue;
+                    }
                     double base = jdbc(db, total);
                     HeapSampler heap = new HeapSampler(queryPid);
                     heap.start();
@@ -142,6 +153,34 @@ public class RebuildBench {
                 s.execute("DROP TABLE seeded");
                 return first;
             }
+        }
+    }
+
+    /**
+     * A query replica that missed {@code events} events: the query service is stopped (SIGSTOP) while they are
+     * appended, then resumed; answers the seconds until every live processor has passed them, and events/s.
+     */
+    static double[] catchUp(Connection db, String org, String queryPid, long events) throws Exception {
+        if (queryPid.isEmpty()) {
+            throw new IllegalStateException("catch-up needs the query service's pid (QUERY_PID)");
+        }
+        signal("STOP", queryPid);
+        try {
+            for (long done = 0; done < events; done += PORTION) {
+                seed(db, org, Math.min(PORTION, events - done), done);
+            }
+        } finally {
+            signal("CONT", queryPid);
+        }
+        long started = System.nanoTime();
+        awaitProjected(db);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        return new double[] {seconds, events / seconds};
+    }
+
+    static void signal(String signal, String pid) throws Exception {
+        if (new ProcessBuilder("kill", "-" + signal, pid).inheritIO().start().waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
         }
     }
 

@@ -7,6 +7,8 @@
 # Env: GATEWAY_URL (http://localhost:8080/new), QUERY_PORT (8082),
 #      DB_HOST/DB_PORT/DB_NAME/DB_USERNAME/DB_PASSWORD (the embedded default 127.0.0.1:54329/convo/postgres),
 #      EVENTS (1000000), RUNS (3), PROJECTIONS (tokens,flows), QUERY_PID (found by its port when unset).
+# The projection name `catch-up` measures a lagging replica instead: the query service is stopped (SIGSTOP) while
+# CATCHUP_EVENTS (200000) more events are appended, then resumed, and timed until every live processor has passed them.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 : "${API_KEY:?set API_KEY}"
