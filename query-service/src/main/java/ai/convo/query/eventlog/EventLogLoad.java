@@ -15,11 +15,11 @@ import org.springframework.jdbc.core.ConnectionCallback;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A rebuild's event-log and audit rows of one transaction, loaded as a bulk loader would: each event's position and
- * each request's audit row (the merge EventLogProjection's upsert makes, event by event) computed here, then sent with
- * {@code COPY} into the rebuild's copies. A request whose audit row an earlier transaction wrote goes through
+ * The event-log and audit rows of one transaction (a rebuild's batch, or a live processor's), loaded as a bulk loader
+ * would: each event's position and each request's audit row (the merge EventLogProjection's upsert makes, event by
+ * event) computed here, then sent with {@code COPY}. A request whose audit row an earlier transaction wrote goes through
  * the live statement, event by event, so its row is merged where it is. Written at the flush (no other projection
- * reads these tables).
+ * reads these tables); a careful batch (dead letters) flushes after each event, so each event loads on its own.
  */
 final class EventLogLoad implements BatchingJdbcTemplate.Folded {
 
@@ -47,6 +47,9 @@ final class EventLogLoad implements BatchingJdbcTemplate.Folded {
         long occurredAt;
     }
 
+    /** An event's global index not known yet (a live batch's): looked up by its id when the load is written. */
+    static final long UNKNOWN_INDEX = -1;
+
     private final BatchingJdbcTemplate jdbc;
     private final JsonMapper json;
     private final String auditStatement;
@@ -72,7 +75,7 @@ final class EventLogLoad implements BatchingJdbcTemplate.Folded {
         if (events.isEmpty()) {
             return;
         }
-        List<Event> load = List.copyOf(events);
+        List<Event> load = indexed(List.copyOf(events));
         events.clear();
         long[] positions = positions(load);
         Set<List<String>> earlier = auditedEarlier(load);
@@ -122,6 +125,42 @@ final class EventLogLoad implements BatchingJdbcTemplate.Folded {
     }
 
     /**
+     * The events with their global indexes, those a live batch did not know looked up by their ids in one statement.
+     * An event that is not in the store fails the load, as the live statement fails on its missing index.
+     */
+    private List<Event> indexed(List<Event> load) {
+        List<String> unknown = new ArrayList<>();
+        for (Event e : load) {
+            if (e.globalIndex() == UNKNOWN_INDEX) {
+                unknown.add(e.id());
+            }
+        }
+        if (unknown.isEmpty()) {
+            return load;
+        }
+        Map<String, Long> indexes = new HashMap<>();
+        jdbc.query("SELECT event_identifier, global_index FROM domain_event_entry WHERE event_identifier = ANY (?)",
+                rs -> {
+                    indexes.put(rs.getString(1), rs.getLong(2));
+                }, (Object) unknown.toArray(String[]::new));
+        List<Event> known = new ArrayList<>(load.size());
+        for (Event e : load) {
+            if (e.globalIndex() != UNKNOWN_INDEX) {
+                known.add(e);
+                continue;
+            }
+            Long index = indexes.get(e.id());
+            if (index == null) {
+                throw new IllegalStateException("Event " + e.id() + " is not in the event store");
+            }
+            known.add(new Event(index, e.organisationId(), e.id(), e.projectId(), e.resourceType(), e.resourceId(),
+                    e.sequence(), e.eventType(), e.occurredAt(), e.actorId(), e.correlationId(), e.auditType(),
+                    e.actionType(), e.chain(), e.payload()));
+        }
+        return known;
+    }
+
+    /**
      * Each event's position: the one the live log gave it, else the next of its organisation in the copy (as the
      * live statement decides, in the order of the events).
      */
@@ -133,10 +172,17 @@ final class EventLogLoad implements BatchingJdbcTemplate.Folded {
             high = Math.max(high, e.globalIndex());
         }
         Map<Long, Long> live = new HashMap<>();
-        jdbc.query("SELECT global_index, position FROM public.event_log WHERE global_index BETWEEN ? AND ?",
-                rs -> {
-                    live.put(rs.getLong(1), rs.getLong(2));
-                }, low, high);
+        // A rebuild's events are a run of indexes: one range. A live batch may hold one that filled a gap far below.
+        if (high - low < 2L * load.size()) {
+            jdbc.query("SELECT global_index, position FROM public.event_log WHERE global_index BETWEEN ? AND ?",
+                    rs -> {
+                        live.put(rs.getLong(1), rs.getLong(2));
+                    }, low, high);
+        } else {
+            jdbc.query("SELECT global_index, position FROM public.event_log WHERE global_index = ANY (?)", rs -> {
+                live.put(rs.getLong(1), rs.getLong(2));
+            }, (Object) load.stream().map(Event::globalIndex).toArray(Long[]::new));
+        }
         Set<String> counted = new HashSet<>();
         for (Event e : load) {
             if (!live.containsKey(e.globalIndex())) {

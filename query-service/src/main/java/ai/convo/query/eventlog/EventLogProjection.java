@@ -98,6 +98,13 @@ public class EventLogProjection {
             if (held != null) {
                 held.write();
             }
+        } else {
+            // A live batch loads its rows the same way, the events' global indexes looked up together by their ids
+            // (a far-behind processor's batches are full; at the head a batch is an event or a few).
+            load = jdbc.folded(this, () -> new EventLogLoad(jdbc, JSON, AUDIT));
+            if (load != null) {
+                eventKey = EventLogLoad.UNKNOWN_INDEX;
+            }
         }
         Object[] log = {eventKey, facts.organisationId(), facts.organisationId(), message.getIdentifier(),
                 facts.projectId(), facts.resourceType(), facts.resourceId(), sequence,
