@@ -1,10 +1,14 @@
 package ai.convo.query.eventlog;
 
 import ai.convo.persistence.BatchingJdbcTemplate;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.messaging.InterceptorChain;
 import org.axonframework.messaging.MessageHandlerInterceptor;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,9 +33,11 @@ class EventLogConfiguration {
 
     /**
      * Sets app.position for the rest of the transaction (the batch), before each event's handlers write: sent with
-     * the event's first statement (V23's procedure), not in a round trip of its own.
+     * the event's first statement (a procedure, V23 and V40), not in a round trip of its own.
      */
     static final class PositionStamp implements MessageHandlerInterceptor<EventMessage<?>> {
+
+        private static final String INDEXES = PositionStamp.class.getName() + ".indexes";
 
         private final BatchingJdbcTemplate jdbc;
 
@@ -42,9 +48,25 @@ class EventLogConfiguration {
         @Override
         public Object handle(UnitOfWork<? extends EventMessage<?>> unitOfWork, InterceptorChain chain) throws Exception {
             // By the event's id, not its tracking token: for an event that fills a gap the token's position is the
-            // furthest index seen, another event's.
-            jdbc.setting("CALL stamp_position(?)", unitOfWork.getMessage().getIdentifier());
+            // furthest index seen, another event's. A batch's indexes are looked up together, at its first event.
+            String id = unitOfWork.getMessage().getIdentifier();
+            if (unitOfWork instanceof BatchingUnitOfWork<?> batch && batch.getMessages().size() > 1) {
+                Map<String, Long> indexes = batch.getOrComputeResource(INDEXES, key -> indexesOf(batch.getMessages()));
+                jdbc.setting("CALL stamp_index(?::bigint)", indexes.get(id));
+            } else {
+                jdbc.setting("CALL stamp_position(?)", id);
+            }
             return chain.proceed();
+        }
+
+        private Map<String, Long> indexesOf(List<?> events) {
+            Map<String, Long> indexes = new HashMap<>();
+            jdbc.query("SELECT event_identifier, global_index FROM domain_event_entry WHERE event_identifier = ANY (?)",
+                    rs -> {
+                        indexes.put(rs.getString(1), rs.getLong(2));
+                    }, (Object) events.stream().map(event -> ((EventMessage<?>) event).getIdentifier())
+                            .toArray(String[]::new));
+            return indexes;
         }
     }
 }
