@@ -123,7 +123,7 @@ public class Rebuilder {
     }
 
     /** A processor taking part: how to find an event's segment and how to apply it. */
-    private record Target(String name, EventHandlerInvoker invoker, SequencingPolicy<? super EventMessage<?>> policy) {
+    record Target(String name, EventHandlerInvoker invoker, SequencingPolicy<? super EventMessage<?>> policy) {
 
         int hash(EventMessage<?> event) {
             return Objects.hashCode(ObjectUtils.getOrDefault(policy.getSequenceIdentifierFor(event), event::getIdentifier));
@@ -484,7 +484,7 @@ public class Rebuilder {
     }
 
     /** The next events after {@code after} up to {@code upTo}, upcast and ready to deserialize, in index order. */
-    private List<TrackedEventMessage<?>> read(long after, long upTo) {
+    List<TrackedEventMessage<?>> read(long after, long upTo) {
         List<TrackedEventData<?>> rows = jdbc.query("SELECT " + EVENT_COLUMNS + " FROM domain_event_entry "
                         + "WHERE global_index > ? AND global_index <= ? ORDER BY global_index LIMIT ?",
                 (rs, i) -> new TrackedDomainEventData<>(
@@ -717,7 +717,7 @@ public class Rebuilder {
         return sets;
     }
 
-    private List<Target> targets(List<String> projections) {
+    List<Target> targets(List<String> projections) {
         List<Target> targets = new ArrayList<>();
         for (String name : projections) {
             AbstractEventProcessor processor = processing.eventProcessor(name, AbstractEventProcessor.class)

@@ -49,6 +49,8 @@ public abstract class QueryTestBase {
         // Small rebuild batches and a close switch point: a rebuild here takes several batches and passes.
         registry.add("app.rebuild.batch-size", () -> "50");
         registry.add("app.rebuild.switch-within", () -> "20");
+        // The catch-up of far-behind projections looks once, 2 s after the start; a test asks it again (LiveCatchUpTest).
+        registry.add("app.catch-up.poll", () -> "1h");
         registry.add("app.eventlog.streams-per-organisation", () -> STREAMS_PER_ORGANISATION);
         registry.add("app.eventlog.stall-timeout", () -> STALL_TIMEOUT.toString());
     }
