@@ -14,11 +14,13 @@
 #                 (under the cached list), and one page of the same 25 tokens read over R2DBC and rendered with
 #                 Jackson, rows and total in one statement (under the uncached list; baseline.page-database)
 # and the existing benchmarks: read-after-write lag (ReadAfterWriteLag.java), the call counter
-# (CallCounterBench.java, CALL_RECORDS records), and snapshot scale (snapshot-scale.sh; SNAPSHOT_SCALE=0 skips it).
+# (CallCounterBench.java, CALL_RECORDS records), rebuilds of tokens, eventlog and all projections and a query service's
+# catch-up after missing REBUILD_EVENTS events (rebuild.sh), and snapshot scale (snapshot-scale.sh; SNAPSHOT_SCALE=0
+# skips it).
 #
 # Needs: wrk and pgbench/psql (apt-get install wrk postgresql-client), the built jars.
 # Env: RUNS (3), WARMUP (30 s; then until steady, at most WARMUP_MAX, 300 s), DURATION (10 s), CONNECTIONS (32), HISTORY (100000), INTENTS (2000),
-#      CALL_RECORDS (200000), SNAPSHOT_SCALE (1), BENCH_DIR (a fresh temporary directory), PROFILE (0; 1 records a
+#      CALL_RECORDS (200000), REBUILD_EVENTS (200000), SNAPSHOT_SCALE (1), BENCH_DIR (a fresh temporary directory), PROFILE (0; 1 records a
 #      JFR profile of the command and query services during one more command run and token-list run, not measured).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -31,6 +33,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 HISTORY=${HISTORY:-100000}
 INTENTS=${INTENTS:-2000}
 CALL_RECORDS=${CALL_RECORDS:-200000}
+REBUILD_EVENTS=${REBUILD_EVENTS:-200000}
 SNAPSHOT_SCALE=${SNAPSHOT_SCALE:-1}
 PROFILE=${PROFILE:-0}
 BENCH_DIR=${BENCH_DIR:-$(mktemp -d /tmp/convo-bench.XXXXXX)}; mkdir -p "$BENCH_DIR"
@@ -245,6 +248,11 @@ log "the existing benchmarks"
 # A bench that fails leaves its last line in the table, its whole output in existing.log; the table is still printed.
 LAG=$( (java deploy/bench/ReadAfterWriteLag.java "$GATEWAY" 1000 3 200 2>&1 || true) | tee -a "$BENCH_DIR/existing.log" | tail -1 | tr '\n' ' ')
 CALLS=$( (java deploy/bench/CallCounterBench.java "$GATEWAY" "$CALL_RECORDS" 3 2>&1 || true) | tee -a "$BENCH_DIR/existing.log" | tail -1 | tr '\n' ' ')
+# Rebuilds and catch-up (issue 44) over a log of REBUILD_EVENTS: events/s against a plain JDBC read of the same log.
+QUERY_PID=$(ss -ltnpH "sport = :$QUERY_PORT" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
+REBUILDS=$( (API_KEY=$API_KEY GATEWAY_URL=$GATEWAY QUERY_PORT=$QUERY_PORT QUERY_PID=$QUERY_PID DB_PORT=$DB_PORT \
+  EVENTS=$REBUILD_EVENTS RUNS=$RUNS CATCHUP_EVENTS=$REBUILD_EVENTS PROJECTIONS=tokens,eventlog,all,catch-up \
+  deploy/bench/rebuild.sh 2>&1 || true) | tee -a "$BENCH_DIR/existing.log" | awk '$2 == "med" {printf "%s%s %s ev/s, %s×", (n++ ? "; " : ""), $1, $4, $5}')
 SCALE="skipped (SNAPSHOT_SCALE=0)"
 if [ "$SNAPSHOT_SCALE" = 1 ]; then
   cleanup; PIDS=()  # snapshot-scale runs its own database; give it the machine
@@ -266,6 +274,7 @@ fi
   echo "| the same, aggregate cache off (snapshots alone) | p50 $(col h-nocache-big 3) ms, p99 $(col h-nocache-big 4) ms | p50 $(col h-nocache-small 3) ms, p99 $(col h-nocache-small 4) ms | $(ratio h-nocache-big 3 h-nocache-small 3)× |"
   echo "| read-after-write lag (ReadAfterWriteLag.java, 1,000 PATCHes) | $LAG | | |"
   echo "| call counter ($CALL_RECORDS records) | $CALLS | | |"
+  echo "| rebuilds over a log of $REBUILD_EVENTS+ events, and a query service that missed $REBUILD_EVENTS (catch-up) | ${REBUILDS:-failed: see existing.log} | a plain JDBC read of the whole log | (the × figures) |"
   echo "| snapshot scale | $SCALE | | |"
 } | tee -a "$RESULTS"
 log "raw runs and logs in $BENCH_DIR"
