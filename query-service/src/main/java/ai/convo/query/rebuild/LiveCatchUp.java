@@ -2,6 +2,7 @@ package ai.convo.query.rebuild;
 
 import ai.convo.persistence.BatchingJdbcTemplate;
 import ai.convo.persistence.FencedTokenStore;
+import ai.convo.persistence.Periodic;
 import ai.convo.query.deadletter.ParkedSequences;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -10,9 +11,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.config.EventProcessingConfiguration;
@@ -34,7 +32,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -53,7 +50,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * back and the processors go on event by event from the tokens it stored.
  */
 @Component
-public class LiveCatchUp implements SmartLifecycle {
+public class LiveCatchUp extends Periodic {
 
     private static final Logger log = LoggerFactory.getLogger(LiveCatchUp.class);
 
@@ -66,10 +63,9 @@ public class LiveCatchUp implements SmartLifecycle {
     private final long threshold;
     private final long within;
     private final int maxGapOffset;
-    private final long pollMillis;
     private final int workers;
-    private ScheduledExecutorService timer;
-    private volatile boolean running;
+    /** One catch-up at a time: the periodic one, or a test's. */
+    private final Object checking = new Object();
 
     public LiveCatchUp(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
                        EventProcessingConfiguration processing, Rebuilder rebuilder, ParkedSequences parked,
@@ -81,6 +77,7 @@ public class LiveCatchUp implements SmartLifecycle {
                        @Value("${app.events.max-gap-offset:2000}") int maxGapOffset,
                        @Value("${app.catch-up.poll:5s}") Duration poll,
                        @Value("${app.catch-up.workers:2}") int workers) {
+        super("projection-catch-up", poll);
         this.jdbc = jdbc;
         this.transactions = new TransactionTemplate(transactionManager);
         this.processing = processing;
@@ -92,50 +89,25 @@ public class LiveCatchUp implements SmartLifecycle {
         this.threshold = threshold;
         this.within = within;
         this.maxGapOffset = maxGapOffset;
-        this.pollMillis = poll.toMillis();
         this.workers = Math.max(1, workers);
     }
 
     @Override
-    public void start() {
-        running = true;
-        timer = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "projection-catch-up");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.scheduleWithFixedDelay(this::check, Math.min(pollMillis, 2000), pollMillis, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        if (timer != null) {
-            timer.shutdown();
-            try {
-                timer.awaitTermination(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Before the processors stop (phase 0 and below), as the rebuild runner: a catch-up ends its batch first. */
-    @Override
-    public int getPhase() {
-        return Integer.MAX_VALUE - 100;
+    protected void runOnce() {
+        check();
     }
 
     /** Catches up the projections that are more than the threshold behind; answers the events it applied. */
-    public synchronized long check() {
+    public long check() {
+        synchronized (checking) {
+            return checkNow();
+        }
+    }
+
+    private long checkNow() {
         try {
             Long head = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
-            if (!running || head == null) {
+            if (!isRunning() || head == null) {
                 return 0;
             }
             Map<String, Long> behind = new LinkedHashMap<>();
@@ -250,7 +222,7 @@ public class LiveCatchUp implements SmartLifecycle {
         } finally {
             for (Claimed one : claimed) {
                 one.tokens().keySet().forEach(segment -> release(one.name(), segment));
-                if (running) {
+                if (isRunning()) {
                     one.processor().start();
                 }
             }
@@ -268,7 +240,7 @@ public class LiveCatchUp implements SmartLifecycle {
         long scanned = mine.stream().flatMap(c -> c.tokens().values().stream())
                 .mapToLong(LiveCatchUp::complete).min().orElse(head);
         long upTo = head;
-        while (running && failures.isEmpty()) {
+        while (isRunning() && failures.isEmpty()) {
             if (upTo - scanned <= within) {
                 Long now = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
                 if (now == null || now - scanned <= within) {

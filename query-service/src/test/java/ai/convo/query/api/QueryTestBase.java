@@ -49,7 +49,7 @@ public abstract class QueryTestBase {
         // Small rebuild batches and a close switch point: a rebuild here takes several batches and passes.
         registry.add("app.rebuild.batch-size", () -> "50");
         registry.add("app.rebuild.switch-within", () -> "20");
-        // The catch-up of far-behind projections looks once, 2 s after the start; a test asks it again (LiveCatchUpTest).
+        // The catch-up of far-behind projections would look first an hour after the start; LiveCatchUpTest asks it.
         registry.add("app.catch-up.poll", () -> "1h");
         registry.add("app.eventlog.streams-per-organisation", () -> STREAMS_PER_ORGANISATION);
         registry.add("app.eventlog.stall-timeout", () -> STALL_TIMEOUT.toString());
