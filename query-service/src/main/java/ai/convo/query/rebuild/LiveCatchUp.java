@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventMessage;
@@ -187,35 +188,16 @@ public class LiveCatchUp extends Periodic {
             // Workers share each projection's segments, as its live work packages do: one applies while another's
             // transaction runs in the database.
             AtomicLong done = new AtomicLong();
-            List<Thread> threads = new ArrayList<>();
-            List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-            for (int w = 0; w < workers; w++) {
-                int worker = w;
+            List<RuntimeException> failures = Workers.run("projection-catch-up", workers, (others, worker) -> {
                 List<Claimed> mine = claimed.stream().map(c -> c.share(worker, workers)).toList();
-                Thread thread = new Thread(() -> {
-                    try {
-                        done.addAndGet(run(mine, targets, head, failures));
-                    } catch (RuntimeException e) {
-                        failures.add(e);
-                    }
-                }, "projection-catch-up-" + w);
-                threads.add(thread);
-                thread.start();
-            }
-            for (Thread thread : threads) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    failures.add(new IllegalStateException("Interrupted"));
-                }
-            }
+                done.addAndGet(run(mine, targets, head, others));
+            });
             applied = done.get();
             if (!failures.isEmpty()) {
                 throw failures.get(0);
             }
-            log.info("Caught up {}: {} events applied (once per worker that applied them) in {} ms", claimed.stream().map(Claimed::name).toList(), applied,
-                    (System.nanoTime() - started) / 1_000_000);
+            log.info("Caught up {}: {} events applied (once per worker that applied them) in {} ms",
+                    claimed.stream().map(Claimed::name).toList(), applied, (System.nanoTime() - started) / 1_000_000);
         } catch (RuntimeException e) {
             log.warn("Catch-up of {} stopped; the processors go on from its last batch: {}",
                     claimed.stream().map(Claimed::name).toList(), e.toString());
@@ -235,12 +217,12 @@ public class LiveCatchUp extends Periodic {
      * share has everything (an event that fills a gap behind it later is the processors' to fetch: their tokens keep
      * the gap). Stops when another worker failed.
      */
-    private long run(List<Claimed> mine, List<Rebuilder.Target> targets, long head, List<RuntimeException> failures) {
+    private long run(List<Claimed> mine, List<Rebuilder.Target> targets, long head, BooleanSupplier others) {
         long applied = 0;
         long scanned = mine.stream().flatMap(c -> c.tokens().values().stream())
                 .mapToLong(LiveCatchUp::complete).min().orElse(head);
         long upTo = head;
-        while (isRunning() && failures.isEmpty()) {
+        while (isRunning() && others.getAsBoolean()) {
             if (upTo - scanned <= within) {
                 Long now = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
                 if (now == null || now - scanned <= within) {

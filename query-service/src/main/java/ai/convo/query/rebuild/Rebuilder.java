@@ -11,7 +11,6 @@ import ai.convo.query.readmodel.Rebuilding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -266,33 +265,8 @@ public class Rebuilder {
     }
 
     private void runWorkers(State state, List<Target> targets, String schema, String runner, BooleanSupplier keepGoing) {
-        int workers = state.workers();
-        AtomicBoolean halt = new AtomicBoolean();
-        BooleanSupplier going = () -> !halt.get() && keepGoing.getAsBoolean();
-        List<Thread> threads = new ArrayList<>();
-        List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (int w = 0; w < workers; w++) {
-            int worker = w;
-            Thread thread = new Thread(() -> {
-                try {
-                    apply(state, targets, schema, runner, going, worker);
-                } catch (RuntimeException e) {
-                    halt.set(true);
-                    failures.add(e);
-                }
-            }, "projection-rebuild-" + worker);
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                halt.set(true);
-                throw new Stopped("Interrupted");
-            }
-        }
+        List<RuntimeException> failures = Workers.run("projection-rebuild", state.workers(), (others, worker) ->
+                apply(state, targets, schema, runner, () -> others.getAsBoolean() && keepGoing.getAsBoolean(), worker));
         if (!failures.isEmpty()) {
             RuntimeException first = failures.stream().filter(f -> !(f instanceof Stopped)).findFirst()
                     .orElse(failures.get(0));
