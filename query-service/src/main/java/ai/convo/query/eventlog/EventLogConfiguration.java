@@ -1,7 +1,6 @@
 package ai.convo.query.eventlog;
 
 import ai.convo.persistence.BatchingJdbcTemplate;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.axonframework.config.ConfigurerModule;
@@ -60,13 +59,8 @@ class EventLogConfiguration {
         }
 
         private Map<String, Long> indexesOf(List<?> events) {
-            Map<String, Long> indexes = new HashMap<>();
-            jdbc.query("SELECT event_identifier, global_index FROM domain_event_entry WHERE event_identifier = ANY (?)",
-                    rs -> {
-                        indexes.put(rs.getString(1), rs.getLong(2));
-                    }, (Object) events.stream().map(event -> ((EventMessage<?>) event).getIdentifier())
-                            .toArray(String[]::new));
-            return indexes;
+            return GlobalIndexes.of(jdbc, events.stream().map(event -> ((EventMessage<?>) event).getIdentifier())
+                    .toList());
         }
     }
 }

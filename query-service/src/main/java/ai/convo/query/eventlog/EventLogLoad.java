@@ -138,11 +138,7 @@ final class EventLogLoad implements BatchingJdbcTemplate.Folded {
         if (unknown.isEmpty()) {
             return load;
         }
-        Map<String, Long> indexes = new HashMap<>();
-        jdbc.query("SELECT event_identifier, global_index FROM domain_event_entry WHERE event_identifier = ANY (?)",
-                rs -> {
-                    indexes.put(rs.getString(1), rs.getLong(2));
-                }, (Object) unknown.toArray(String[]::new));
+        Map<String, Long> indexes = GlobalIndexes.of(jdbc, unknown);
         List<Event> known = new ArrayList<>(load.size());
         for (Event e : load) {
             if (e.globalIndex() != UNKNOWN_INDEX) {
