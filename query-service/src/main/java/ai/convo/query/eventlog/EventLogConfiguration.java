@@ -51,9 +51,9 @@ class EventLogConfiguration {
             String id = unitOfWork.getMessage().getIdentifier();
             if (unitOfWork instanceof BatchingUnitOfWork<?> batch && batch.getMessages().size() > 1) {
                 Map<String, Long> indexes = batch.getOrComputeResource(INDEXES, key -> indexesOf(batch.getMessages()));
-                jdbc.setting("CALL stamp_index(?::bigint)", indexes.get(id));
+                jdbc.carriedSetting("CALL stamp_index(?::bigint)", "stamp_index_value(?::bigint)", indexes.get(id));
             } else {
-                jdbc.setting("CALL stamp_position(?)", id);
+                jdbc.carriedSetting("CALL stamp_position(?)", "stamp_position_value(?)", id);
             }
             return chain.proceed();
         }

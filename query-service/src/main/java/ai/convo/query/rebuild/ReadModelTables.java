@@ -70,7 +70,8 @@ public final class ReadModelTables {
                     + "a rebuild proven identical leaves every version true",
             "intent_feedback", "feedback reports, computed in the background from the intent tables",
             "intent_feedback_dirty", "the feedback refresher's work queue",
-            "knowledge_chunk_embedding", "chunk embeddings, computed in the background from the knowledge chunks");
+            "knowledge_chunk_embedding", "chunk embeddings, computed in the background from the knowledge chunks",
+            "setting_sink", "always empty: the WITH item that carries a write's position stamp inserts nothing into it");
 
     /**
      * Tables whose handlers find rows by their keys only (unique constraints), so a rebuild fills their copies without

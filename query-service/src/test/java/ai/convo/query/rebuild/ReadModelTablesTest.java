@@ -36,7 +36,7 @@ class ReadModelTablesTest {
     @Test
     void everyTableOfTheQuerySchemaIsRebuiltOrSaysWhyNot() throws IOException {
         Set<String> created = new TreeSet<>();
-        Pattern table = Pattern.compile("(?i)CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)");
+        Pattern table = Pattern.compile("(?i)CREATE (?:UNLOGGED )?TABLE (?:IF NOT EXISTS )?([a-z_]+)");
         for (Resource migration : new PathMatchingResourcePatternResolver().getResources("classpath:db/query/*.sql")) {
             Matcher m = table.matcher(migration.getContentAsString(StandardCharsets.UTF_8));
             while (m.find()) {

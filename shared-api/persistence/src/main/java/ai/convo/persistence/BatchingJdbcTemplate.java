@@ -53,6 +53,8 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         private boolean keepFolds;
         private int size;
         private String setting;
+        /** The setting as an expression a write can carry in a WITH item (see {@link #carrying}); null: none. */
+        private String settingExpression;
         private Object[] settingArgs;
 
         Pending(BatchingJdbcTemplate template) {
@@ -64,14 +66,26 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
                 Object[] both = new Object[settingArgs.length + args.length];
                 System.arraycopy(settingArgs, 0, both, 0, settingArgs.length);
                 System.arraycopy(args, 0, both, settingArgs.length, args.length);
-                statements.add(setting + ";\n" + sql);
-                arguments.add(new ArrayList<>(List.<Object[]>of(both)));
-                composite.add(true);
+                String call = setting;
+                String carried = settingExpression == null ? null : carrying(settingExpression, sql);
                 setting = null;
                 settingArgs = null;
+                settingExpression = null;
+                if (carried != null) {
+                    group(carried, both);
+                    return;
+                }
+                statements.add(call + ";\n" + sql);
+                arguments.add(new ArrayList<>(List.<Object[]>of(both)));
+                composite.add(true);
                 size++;
                 return;
             }
+            group(sql, args);
+        }
+
+        /** {@code sql} with {@code args} after the writes before it, in one batch with the last if it is the same. */
+        private void group(String sql, Object[] args) {
             int last = statements.size() - 1;
             if (last >= 0 && composite.get(last)) {
                 last = -1;
@@ -86,8 +100,9 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
             size++;
         }
 
-        void set(String sql, Object[] args) {
+        void set(String sql, String expression, Object[] args) {
             setting = sql;
+            settingExpression = expression;
             settingArgs = args;
         }
 
@@ -128,6 +143,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
                 composite.clear();
                 size = 0;
                 setting = null;
+                settingExpression = null;
                 settingArgs = null;
             }
         }
@@ -186,11 +202,42 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
      * follows before the commit. Replaces a setting no statement took along yet. Outside a transaction: at once.
      */
     public void setting(String sql, Object... args) {
+        carriedSetting(sql, null, args);
+    }
+
+    /**
+     * As {@link #setting(String, Object...)}, with {@code expression}: a call of a function that sets the same (its
+     * parameters those of {@code sql}). A held-back write then carries the setting in a WITH item of its own
+     * statement ({@code WITH app_setting AS (INSERT INTO setting_sink SELECT 1 WHERE <expression> IS NULL) ...}:
+     * a data-modifying WITH item runs once, inserts nothing, and the statement's AFTER triggers see what it set), so
+     * consecutive writes of one statement, each with its own setting, still go in one batch.
+     */
+    public void carriedSetting(String sql, String expression, Object... args) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             update(sql, args);
             return;
         }
-        pending().set(sql, args.clone());
+        pending().set(sql, expression, args.clone());
+    }
+
+    /** {@code sql} carrying {@code expression} in a WITH item of its own; null when it is not a write that can. */
+    static String carrying(String expression, String sql) {
+        String item = "app_setting AS (INSERT INTO setting_sink SELECT 1 WHERE " + expression + " IS NULL)";
+        String statement = sql.stripLeading();
+        if (startsWith(statement, "WITH RECURSIVE ")) {
+            return "WITH RECURSIVE " + item + ", " + statement.substring("WITH RECURSIVE ".length());
+        }
+        if (startsWith(statement, "WITH ")) {
+            return "WITH " + item + ", " + statement.substring("WITH ".length());
+        }
+        if (startsWith(statement, "INSERT ") || startsWith(statement, "UPDATE ") || startsWith(statement, "DELETE ")) {
+            return "WITH " + item + " " + statement;
+        }
+        return null;
+    }
+
+    private static boolean startsWith(String statement, String keyword) {
+        return statement.regionMatches(true, 0, keyword, 0, keyword.length());
     }
 
     /**
@@ -257,6 +304,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
         System.arraycopy(args, 0, both, pending.settingArgs.length, args.length);
         String composite = pending.setting + ";\n" + sql;
         pending.setting = null;
+        pending.settingExpression = null;
         pending.settingArgs = null;
         Integer count = execute(composite, (PreparedStatementCallback<Integer>) statement -> {
             new ArgumentPreparedStatementSetter(both).setValues(statement);
@@ -288,6 +336,7 @@ public class BatchingJdbcTemplate extends JdbcTemplate {
             pending.folds.clear();
             pending.size = 0;
             pending.setting = null;
+            pending.settingExpression = null;
             pending.settingArgs = null;
         }
     }

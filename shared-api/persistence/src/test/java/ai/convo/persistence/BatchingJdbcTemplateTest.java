@@ -5,7 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ai.convo.testing.TestDatabase;
 import com.zaxxer.hikari.HikariDataSource;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,6 +22,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** Writes held back are sent before anything else the template runs, in order, at the commit, and not after a rollback. */
@@ -39,6 +48,56 @@ class BatchingJdbcTemplateTest {
                 + "stamp TEXT DEFAULT current_setting('app.test_stamp', true))");
         jdbc.execute("CREATE OR REPLACE PROCEDURE test_stamp(v TEXT) LANGUAGE plpgsql AS $$ BEGIN "
                 + "PERFORM set_config('app.test_stamp', v, true); END $$");
+        // as the row history: an AFTER trigger records each row version with the setting of its statement
+        jdbc.execute("CREATE OR REPLACE FUNCTION test_stamp_value(v TEXT) RETURNS TEXT LANGUAGE sql VOLATILE AS $$ "
+                + "SELECT set_config('app.test_stamp', v, true) $$");
+        jdbc.execute("CREATE UNLOGGED TABLE IF NOT EXISTS setting_sink (never INTEGER)");
+        jdbc.execute("CREATE TABLE IF NOT EXISTS triggered (id INT PRIMARY KEY, label TEXT NOT NULL)");
+        jdbc.execute("CREATE TABLE IF NOT EXISTS trigger_log (seq BIGSERIAL, entry TEXT)");
+        jdbc.execute("CREATE OR REPLACE FUNCTION log_version() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                + "INSERT INTO trigger_log (entry) VALUES (NEW.id || '=' || NEW.label || '@' "
+                + "|| current_setting('app.test_stamp', true)); RETURN NULL; END $$");
+        jdbc.execute("CREATE OR REPLACE TRIGGER triggered_log AFTER INSERT OR UPDATE ON triggered FOR EACH ROW "
+                + "EXECUTE FUNCTION log_version()");
+        countingJdbc = new BatchingJdbcTemplate(counting(dataSource), 1000);
+        countingTransaction = new TransactionTemplate(new DataSourceTransactionManager(countingJdbc.getDataSource()));
+    }
+
+    /** Statements sent to the server through {@link #countingJdbc}: each execute, or a whole batch, counts one. */
+    private static final AtomicInteger sent = new AtomicInteger();
+    private static BatchingJdbcTemplate countingJdbc;
+    private static TransactionTemplate countingTransaction;
+
+    private static DataSource counting(DataSource target) {
+        return new DelegatingDataSource(target) {
+            @Override
+            public Connection getConnection() throws SQLException {
+                Connection connection = super.getConnection();
+                return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                            Object result = invoke(connection, method, args);
+                            return result instanceof PreparedStatement statement ? counted(statement) : result;
+                        });
+            }
+        };
+    }
+
+    private static PreparedStatement counted(PreparedStatement statement) {
+        return (PreparedStatement) Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
+                    if (method.getName().startsWith("execute")) {
+                        sent.incrementAndGet();
+                    }
+                    return invoke(statement, method, args);
+                });
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     @AfterAll
@@ -48,7 +107,7 @@ class BatchingJdbcTemplateTest {
 
     @BeforeEach
     void empty() {
-        jdbc.execute("TRUNCATE batched, stamped");
+        jdbc.execute("TRUNCATE batched, stamped, triggered, trigger_log");
     }
 
     @Test
@@ -120,6 +179,40 @@ class BatchingJdbcTemplateTest {
         });
         assertThat(jdbc.queryForList("SELECT id || '=' || stamp FROM stamped ORDER BY id", String.class))
                 .containsExactly("1=third!", "2=first", "3=second", "4=third");
+    }
+
+    @Test
+    void givenWritesEachCarryingASettingOfItsOwn_whenSent_thenOneBatchAndEachRowsTriggerSawItsOwnSetting() {
+        // given: five inserts, each after a setting of its own (as each event's first write after its stamp), then a
+        // statement that starts with WITH, then one with no setting of its own
+        sent.set(0);
+        countingTransaction.executeWithoutResult(status -> {
+            for (int i = 1; i <= 5; i++) {
+                countingJdbc.carriedSetting("CALL test_stamp(?)", "test_stamp_value(?)", "event " + i);
+                countingJdbc.write("INSERT INTO triggered (id, label) VALUES (?, ?)", i, "v" + i);
+            }
+            countingJdbc.carriedSetting("CALL test_stamp(?)", "test_stamp_value(?)", "event 6");
+            countingJdbc.write("WITH n AS (SELECT ?::int AS id) UPDATE triggered SET label = 'changed' FROM n "
+                    + "WHERE triggered.id = n.id", 2);
+            countingJdbc.write("UPDATE triggered SET label = 'again' WHERE id = ?", 3);
+            // when: the commit sends them
+        });
+
+        // then: the inserts went as one batch, and every version was recorded with the setting made before its write
+        assertThat(sent.get()).as("statements sent: the batch of inserts, the update with WITH, the plain update")
+                .isEqualTo(3);
+        assertThat(jdbc.queryForList("SELECT entry FROM trigger_log ORDER BY seq", String.class)).containsExactly(
+                "1=v1@event 1", "2=v2@event 2", "3=v3@event 3", "4=v4@event 4", "5=v5@event 5", "2=changed@event 6",
+                "3=again@event 6");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM setting_sink", Long.class)).isZero();
+    }
+
+    @Test
+    void givenAStatementThatIsNoWrite_whenASettingIsCarried_thenItIsLeftAsItIs() {
+        assertThat(BatchingJdbcTemplate.carrying("f(?)", "SELECT 1")).isNull();
+        assertThat(BatchingJdbcTemplate.carrying("f(?)", "  with recursive r AS (SELECT 1) DELETE FROM t"))
+                .isEqualTo("WITH RECURSIVE app_setting AS (INSERT INTO setting_sink SELECT 1 WHERE f(?) IS NULL), "
+                        + "r AS (SELECT 1) DELETE FROM t");
     }
 
     @Test
