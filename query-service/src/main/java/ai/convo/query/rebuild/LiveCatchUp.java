@@ -186,11 +186,20 @@ public class LiveCatchUp extends Periodic {
             }
             List<Rebuilder.Target> targets = rebuilder.targets(claimed.stream().map(Claimed::name).toList());
             // Workers share each projection's segments, as its live work packages do: one applies while another's
-            // transaction runs in the database.
+            // transaction runs in the database. One reader reads and deserializes the log for all of them.
+            long from = claimed.stream().flatMap(c -> c.tokens().values().stream())
+                    .mapToLong(LiveCatchUp::complete).min().orElse(head);
+            ReadAhead<TrackedEventMessage<?>> feed = new ReadAhead<>(workers, 2);
             AtomicLong done = new AtomicLong();
-            List<RuntimeException> failures = Workers.run("projection-catch-up", workers, (others, worker) -> {
+            List<RuntimeException> failures = Workers.run("projection-catch-up", workers + 1, (others, worker) -> {
+                if (worker == workers) {
+                    read(from, head, feed, others);
+                    return;
+                }
                 List<Claimed> mine = claimed.stream().map(c -> c.share(worker, workers)).toList();
-                done.addAndGet(run(mine, targets, head, others));
+                for (List<TrackedEventMessage<?>> events; !(events = feed.next(worker, others)).isEmpty(); ) {
+                    done.addAndGet(apply(events, mine, targets));
+                }
             });
             applied = done.get();
             if (!failures.isEmpty()) {
@@ -213,16 +222,13 @@ public class LiveCatchUp extends Periodic {
     }
 
     /**
-     * One worker's share to the head: the reader moves on from the lowest position below which every token of the
-     * share has everything (an event that fills a gap behind it later is the processors' to fetch: their tokens keep
-     * the gap). Stops when another worker failed.
+     * The log from {@code from} to the head, batch by batch, to every worker; ends within {@code app.catch-up.within}
+     * of the head (an event that fills a gap behind it later is the processors' to fetch: their tokens keep the gap).
      */
-    private long run(List<Claimed> mine, List<Rebuilder.Target> targets, long head, BooleanSupplier others) {
-        long applied = 0;
-        long scanned = mine.stream().flatMap(c -> c.tokens().values().stream())
-                .mapToLong(LiveCatchUp::complete).min().orElse(head);
+    private void read(long from, long head, ReadAhead<TrackedEventMessage<?>> feed, BooleanSupplier going) {
+        long scanned = from;
         long upTo = head;
-        while (isRunning() && others.getAsBoolean()) {
+        while (isRunning() && going.getAsBoolean()) {
             if (upTo - scanned <= within) {
                 Long now = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
                 if (now == null || now - scanned <= within) {
@@ -231,13 +237,12 @@ public class LiveCatchUp extends Periodic {
                 upTo = now;
             }
             List<TrackedEventMessage<?>> events = rebuilder.read(scanned, upTo);
-            if (events.isEmpty()) {
+            if (events.isEmpty() || !feed.offer(events, going)) {
                 break;
             }
-            applied += apply(events, mine, targets);
             scanned = events.get(events.size() - 1).trackingToken().position().orElseThrow();
         }
-        return applied;
+        feed.end(going);
     }
 
     /** Pauses the processor here and claims all its segments; null (and running again) when another replica holds one. */
@@ -288,7 +293,7 @@ public class LiveCatchUp extends Periodic {
             long index = event.trackingToken().position().orElseThrow();
             for (int i = 0; i < targets.size(); i++) {
                 Rebuilder.Target target = targets.get(i);
-                if (!target.invoker().canHandle(event, Segment.ROOT_SEGMENT)) {
+                if (!target.handles(event)) {
                     continue;
                 }
                 if (!claimed.get(i).covers(target.hash(event), index)) {
@@ -332,7 +337,8 @@ public class LiveCatchUp extends Periodic {
                 ResultMessage<?> result = unitOfWork.executeWithResult(() -> {
                     TrackedEventMessage<?> event = (TrackedEventMessage<?>) CurrentUnitOfWork.get().getMessage();
                     if (jdbc instanceof BatchingJdbcTemplate batching) {
-                        batching.setting("CALL stamp_index(?::bigint)", event.trackingToken().position().orElseThrow());
+                        batching.carriedSetting("CALL stamp_index(?::bigint)", "stamp_index_value(?::bigint)",
+                                event.trackingToken().position().orElseThrow());
                     }
                     for (Rebuilder.Target target : work.get(event)) {
                         target.invoker().handle(event, Segment.ROOT_SEGMENT);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,7 +123,21 @@ public class Rebuilder {
     }
 
     /** A processor taking part: how to find an event's segment and how to apply it. */
-    record Target(String name, EventHandlerInvoker invoker, SequencingPolicy<? super EventMessage<?>> policy) {
+    record Target(String name, EventHandlerInvoker invoker, SequencingPolicy<? super EventMessage<?>> policy,
+                  Map<Class<?>, Boolean> handled) {
+
+        Target(String name, EventHandlerInvoker invoker, SequencingPolicy<? super EventMessage<?>> policy) {
+            this(name, invoker, policy, new ConcurrentHashMap<>());
+        }
+
+        /**
+         * Whether the projection handles the event: its handlers choose by payload type alone (no handler asks for
+         * metadata), so the invoker's answer, which walks every handler, is asked once a type.
+         */
+        boolean handles(EventMessage<?> event) {
+            return handled.computeIfAbsent(event.getPayloadType(),
+                    type -> invoker.canHandle(event, Segment.ROOT_SEGMENT));
+        }
 
         int hash(EventMessage<?> event) {
             return Objects.hashCode(ObjectUtils.getOrDefault(policy.getSequenceIdentifierFor(event), event::getIdentifier));
@@ -264,9 +279,24 @@ public class Rebuilder {
         }
     }
 
+    /**
+     * The workers of a pass and one reader for them: the log is read and made ready a few batches ahead while the
+     * workers apply, and once however many workers there are.
+     */
     private void runWorkers(State state, List<Target> targets, String schema, String runner, BooleanSupplier keepGoing) {
-        List<RuntimeException> failures = Workers.run("projection-rebuild", state.workers(), (others, worker) ->
-                apply(state, targets, schema, runner, () -> others.getAsBoolean() && keepGoing.getAsBoolean(), worker));
+        int workers = state.workers();
+        ReadAhead<TrackedEventMessage<?>> feed = new ReadAhead<>(workers, 2);
+        AtomicReference<Stopped> stopped = new AtomicReference<>();
+        List<RuntimeException> failures = Workers.run("projection-rebuild", workers + 1, (others, worker) -> {
+            if (worker == workers) {
+                read(state, feed, () -> others.getAsBoolean() && keepGoing.getAsBoolean(), others, stopped);
+            } else {
+                apply(state, targets, schema, runner, others, worker, feed);
+            }
+        });
+        if (failures.isEmpty() && stopped.get() != null) {
+            throw stopped.get();
+        }
         if (!failures.isEmpty()) {
             RuntimeException first = failures.stream().filter(f -> !(f instanceof Stopped)).findFirst()
                     .orElse(failures.get(0));
@@ -293,16 +323,46 @@ public class Rebuilder {
     }
 
     /**
+     * The pass's events from where the furthest-behind worker is, batch by batch to every worker. {@code keepGoing}
+     * is asked before each batch; when it says stop, the workers still apply what they were handed, and the pass
+     * ends {@code stopped}.
+     */
+    private void read(State state, ReadAhead<TrackedEventMessage<?>> feed, BooleanSupplier keepGoing,
+                      BooleanSupplier workersGoing, AtomicReference<Stopped> stopped) {
+        long upTo = high(state.target);
+        long after;
+        synchronized (state) {
+            after = Arrays.stream(state.scannedTo).min().orElse(upTo);
+        }
+        try {
+            while (after < upTo) {
+                stopIf(state.id, keepGoing);
+                long started = System.nanoTime();
+                List<TrackedEventMessage<?>> events = read(after, upTo);
+                state.readNanos.addAndGet(System.nanoTime() - started);
+                if (events.isEmpty() || !feed.offer(events, workersGoing)) {
+                    break;
+                }
+                after = events.get(events.size() - 1).trackingToken().position().orElseThrow();
+            }
+        } catch (Stopped stop) {
+            stopped.set(stop);
+        }
+        feed.end(workersGoing);
+    }
+
+    /**
      * Worker {@code worker}'s share of a pass: the events {@code state.target} covers and {@code state.applied} does
-     * not, from its {@code scannedTo} on; each batch commits with the worker's progress. A batch chosen as a deadlock's
+     * not, after its {@code scannedTo}; each batch commits with the worker's progress. A batch chosen as a deadlock's
      * victim (two workers' handlers met on a shared row) rolls back and runs again.
      */
     private void apply(State state, List<Target> targets, String schema, String runner, BooleanSupplier keepGoing,
-                       int worker) {
-        long upTo = high(state.target);
-        while (state.scannedTo[worker] < upTo) {
-            stopIf(state.id, keepGoing);
-            Batch batch = choose(state, targets, state.scannedTo[worker], upTo, worker, state.workers());
+                       int worker, ReadAhead<TrackedEventMessage<?>> feed) {
+        for (List<TrackedEventMessage<?>> events; !(events = feed.next(worker, keepGoing)).isEmpty(); ) {
+            Batch batch = choose(state, targets, events, state.scannedTo[worker], worker, state.workers());
+            if (batch.events() == 0) {
+                continue;
+            }
             boolean careful = parked(batch);
             for (int attempt = 1; ; attempt++) {
                 boolean thisTime = careful;
@@ -364,12 +424,25 @@ public class Rebuilder {
     private Batch choose(State state, List<Target> targets, long after, long upTo, int worker, int workers) {
         long started = System.nanoTime();
         List<TrackedEventMessage<?>> events = read(after, upTo);
+        state.readNanos.addAndGet(System.nanoTime() - started);
+        Batch batch = choose(state, targets, events, after, worker, workers);
+        return events.isEmpty() ? new Batch(batch.ordered(), batch.work(), upTo, 0) : batch;
+    }
+
+    /** Of {@code events}, those after {@code after} this worker applies, each with the projections it goes to. */
+    private Batch choose(State state, List<Target> targets, List<TrackedEventMessage<?>> events, long after, int worker,
+                         int workers) {
         Map<EventMessage<?>, List<Target>> work = new IdentityHashMap<>();
         List<EventMessage<?>> ordered = new ArrayList<>();
+        int counted = 0;
         for (TrackedEventMessage<?> event : events) {
             long index = event.trackingToken().position().orElseThrow();
+            if (index <= after) {
+                continue;
+            }
+            counted++;
             for (Target target : targets) {
-                if (!target.invoker().canHandle(event, Segment.ROOT_SEGMENT)) {
+                if (!target.handles(event)) {
                     continue;
                 }
                 int hash = target.hash(event);
@@ -383,9 +456,8 @@ public class Rebuilder {
                 }
             }
         }
-        long last = events.isEmpty() ? upTo : events.get(events.size() - 1).trackingToken().position().orElseThrow();
-        state.readNanos.addAndGet(System.nanoTime() - started);
-        return new Batch(ordered, work, last, events.size());
+        long last = events.isEmpty() ? after : events.get(events.size() - 1).trackingToken().position().orElseThrow();
+        return new Batch(ordered, work, last, counted);
     }
 
     /** In the caller's transaction: the handlers with search_path on the new tables, and their writes sent. */
@@ -718,8 +790,11 @@ public class Rebuilder {
      */
     static EventHandlerInvoker withoutDeadLetters(EventHandlerInvoker invoker) {
         if (invoker instanceof org.axonframework.eventhandling.MultiEventHandlerInvoker multi) {
-            return new org.axonframework.eventhandling.MultiEventHandlerInvoker(
-                    multi.delegates().stream().map(Rebuilder::withoutDeadLetters).toList());
+            List<EventHandlerInvoker> delegates = multi.delegates().stream().map(Rebuilder::withoutDeadLetters).toList();
+            // One delegate is the usual case: without its wrapper, which asks each delegate whether it supports a
+            // reset (a walk of its handlers) before every event it hands on.
+            return delegates.size() == 1 ? delegates.get(0)
+                    : new org.axonframework.eventhandling.MultiEventHandlerInvoker(delegates);
         }
         if (invoker instanceof org.axonframework.eventhandling.deadletter.DeadLetteringEventHandlerInvoker dead) {
             return org.axonframework.eventhandling.SimpleEventHandlerInvoker.builder()

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.util.ReflectionTestUtils;
 
 /**
  * Rebuilding projections from the event log while the service serves: the new tables equal the live ones (digests),
@@ -42,6 +43,22 @@ class RebuildTest extends QueryTestBase {
     private boolean schemaExists(String name) {
         return Boolean.TRUE.equals(jdbc.queryForObject("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ?)",
                 Boolean.class, name));
+    }
+
+    /** A rebuild of {@code projections} (identical required) over 50 new tokens, whose runner stopped after two batches. */
+    private String stoppedHalfway(String name, List<String> projections) {
+        Caller caller = newOrganisation();
+        Project project = project(caller, name, 1);
+        for (int i = 0; i < 50; i++) {
+            token(caller, project, "token " + i);
+        }
+        String id = request(projections, true);
+        String stale = "stopped-" + id;
+        jdbc.update("UPDATE projection_rebuild SET runner = ?, lease_until = now() + interval '1 hour' WHERE id = ?",
+                stale, id);
+        AtomicInteger batches = new AtomicInteger();
+        rebuilder.run(id, stale, () -> batches.incrementAndGet() < 3);
+        return id;
     }
 
     @Test
@@ -147,17 +164,7 @@ class RebuildTest extends QueryTestBase {
     @Test
     void aRebuildStoppedHalfwayResumesFromItsProgress() {
         // given: a rebuild whose runner stopped after a few batches (as when its replica dies)
-        Caller caller = newOrganisation();
-        Project project = project(caller, "Resumed", 1);
-        for (int i = 0; i < 50; i++) {
-            token(caller, project, "token " + i);
-        }
-        String id = request(List.of("tokens", "projects"), true);
-        String stale = "stopped-runner";
-        jdbc.update("UPDATE projection_rebuild SET runner = ?, lease_until = now() + interval '1 hour' WHERE id = ?",
-                stale, id);
-        AtomicInteger batches = new AtomicInteger();
-        rebuilder.run(id, stale, () -> batches.incrementAndGet() < 3);
+        String id = stoppedHalfway("Resumed", List.of("tokens", "projects"));
         Map<String, Object> halfway = jdbc.queryForMap("SELECT * FROM projection_rebuild WHERE id = ?", id);
         assertThat(halfway.get("status")).isEqualTo("running");
         assertThat(jdbc.queryForObject("SELECT max(s) FROM projection_rebuild, unnest(scanned_to) s WHERE id = ?",
@@ -174,19 +181,38 @@ class RebuildTest extends QueryTestBase {
     }
 
     @Test
+    void aRebuildWithTwoWorkersStoppedHalfwayResumesAndEqualsTheLiveTables() {
+        // given: two workers, each applying its share of the sequences that one reader hands both, and a rebuild of
+        // them stopped after two batches were handed out
+        Object workers = ReflectionTestUtils.getField(rebuilder, "workers");
+        try {
+            ReflectionTestUtils.setField(rebuilder, "workers", 2);
+            // the event log as the log says it (other tests change it behind the log's back)
+            Map<String, Object> repaired = awaitEnd(request(List.of("eventlog"), false));
+            assertThat(repaired.get("status")).as("%s", repaired.get("fail_reason")).isEqualTo("done");
+            String id = stoppedHalfway("Two workers", List.of("tokens", "projects", "eventlog"));
+            Map<String, Object> halfway = jdbc.queryForMap("SELECT status, array_length(scanned_to, 1) AS workers, "
+                    + "(SELECT max(s) FROM unnest(scanned_to) s) AS furthest FROM projection_rebuild WHERE id = ?", id);
+            assertThat(halfway.get("status")).isEqualTo("running");
+            assertThat(halfway.get("workers")).isEqualTo(2);
+            assertThat((Long) halfway.get("furthest")).as("the batches handed out were applied").isGreaterThan(-1L);
+
+            // when: its lease runs out and a runner claims it
+            jdbc.update("UPDATE projection_rebuild SET lease_until = now() - interval '1 second' WHERE id = ?", id);
+            Map<String, Object> row = awaitEnd(id);
+
+            // then: both workers went on from their own progress and the switched tables are identical
+            assertThat(row.get("status")).as("%s %s", row.get("fail_reason"), row.get("digests")).isEqualTo("done");
+            assertThat(row.get("identical")).isEqualTo(true);
+        } finally {
+            ReflectionTestUtils.setField(rebuilder, "workers", workers);
+        }
+    }
+
+    @Test
     void aRebuildWhoseCopiesACrashEmptiedStartsAgain() {
         // given: a rebuild stopped halfway, whose unlogged copies PostgreSQL's crash recovery then emptied
-        Caller caller = newOrganisation();
-        Project project = project(caller, "Crashed", 1);
-        for (int i = 0; i < 50; i++) {
-            token(caller, project, "token " + i);
-        }
-        String id = request(List.of("tokens", "projects"), true);
-        String stale = "crashed-runner";
-        jdbc.update("UPDATE projection_rebuild SET runner = ?, lease_until = now() + interval '1 hour' WHERE id = ?",
-                stale, id);
-        AtomicInteger batches = new AtomicInteger();
-        rebuilder.run(id, stale, () -> batches.incrementAndGet() < 3);
+        String id = stoppedHalfway("Crashed", List.of("tokens", "projects"));
         assertThat(jdbc.queryForObject("SELECT count(*) FROM rebuild_" + id + ".token_view", Long.class)).isPositive();
         jdbc.queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = ?", String.class,
                 "rebuild_" + id).forEach(table -> jdbc.execute("TRUNCATE rebuild_" + id + "." + table));
