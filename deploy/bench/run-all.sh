@@ -15,7 +15,8 @@
 #                 Jackson, rows and total in one statement (under the uncached list; baseline.page-database)
 # and the existing benchmarks: read-after-write lag (ReadAfterWriteLag.java), the call counter
 # (CallCounterBench.java, CALL_RECORDS records), rebuilds of tokens, eventlog and all projections and a query service's
-# catch-up after missing REBUILD_EVENTS events (rebuild.sh), and snapshot scale (snapshot-scale.sh; SNAPSHOT_SCALE=0
+# catch-up after missing REBUILD_EVENTS events (rebuild.sh), live projection under a sustained write load
+# (sustained.sh), and snapshot scale (snapshot-scale.sh; SNAPSHOT_SCALE=0
 # skips it).
 #
 # Needs: wrk and pgbench/psql (apt-get install wrk postgresql-client), the built jars.
@@ -253,6 +254,10 @@ QUERY_PID=$(ss -ltnpH "sport = :$QUERY_PORT" 2>/dev/null | sed -n 's/.*pid=\([0-
 REBUILDS=$( (API_KEY=$API_KEY GATEWAY_URL=$GATEWAY QUERY_PORT=$QUERY_PORT QUERY_PID=$QUERY_PID DB_PORT=$DB_PORT \
   EVENTS=$REBUILD_EVENTS RUNS=$RUNS CATCHUP_EVENTS=$REBUILD_EVENTS PROJECTIONS=tokens,eventlog,all,catch-up \
   deploy/bench/rebuild.sh 2>&1 || true) | tee -a "$BENCH_DIR/existing.log" | awk '$2 == "med" {printf "%s%s %s ev/s, %s×", (n++ ? "; " : ""), $1, $4, $5}')
+# Live projection under the command path's ceiling, and its rate when behind under that load (issue 44).
+SUSTAINED=$( (API_KEY=$API_KEY GATEWAY_URL=$GATEWAY QUERY_PORT=$QUERY_PORT QUERY_PID=$QUERY_PID DB_PORT=$DB_PORT \
+  CONNECTIONS=$CONNECTIONS deploy/bench/sustained.sh 2>&1 || true) | tee -a "$BENCH_DIR/existing.log" \
+  | grep -E "^(commands|projection|after|projections)" | tr '\n' ' ')
 SCALE="skipped (SNAPSHOT_SCALE=0)"
 if [ "$SNAPSHOT_SCALE" = 1 ]; then
   cleanup; PIDS=()  # snapshot-scale runs its own database; give it the machine
@@ -275,6 +280,7 @@ fi
   echo "| read-after-write lag (ReadAfterWriteLag.java, 1,000 PATCHes) | $LAG | | |"
   echo "| call counter ($CALL_RECORDS records) | $CALLS | | |"
   echo "| rebuilds over a log of $REBUILD_EVENTS+ events, and a query service that missed $REBUILD_EVENTS (catch-up) | ${REBUILDS:-failed: see existing.log} | a plain JDBC read of the whole log | (the × figures) |"
+  echo "| live projection under a sustained write load (sustained.sh: PATCHes at the ceiling, the query service stopped 10 s meanwhile) | ${SUSTAINED:-failed: see existing.log} | the command rate | (the × figure) |"
   echo "| snapshot scale | $SCALE | | |"
 } | tee -a "$RESULTS"
 log "raw runs and logs in $BENCH_DIR"
