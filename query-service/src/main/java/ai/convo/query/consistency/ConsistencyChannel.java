@@ -1,13 +1,17 @@
 package ai.convo.query.consistency;
 
+import ai.convo.http.security.ApiPrincipal;
+import ai.convo.http.security.AuthScheme;
 import ai.convo.persistence.ChangeNotifications;
 import ai.convo.persistence.DatabaseSettings;
 import ai.convo.persistence.EventNotifications;
 import ai.convo.persistence.PersistenceConfiguration;
+import ai.convo.persistence.R2dbcIdentityStore;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import io.r2dbc.postgresql.api.Notification;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.r2dbc.postgresql.api.PostgresqlResult;
+import io.r2dbc.spi.Readable;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,18 +40,35 @@ public class ConsistencyChannel implements SmartLifecycle, ChangeNotifications {
 
     private static final Logger log = LoggerFactory.getLogger(ConsistencyChannel.class);
     /**
-     * Each key's newest row, one backward index step per key. (A max() grouped over the key's rows read all of them:
-     * 6 ms once a busy principal had 4,600 unpruned rows, and every read waits for this look-up.) Then, as rows
-     * without a key, which of the projections' gaps ($2) an event fills by now: in the same round trip, after the read
-     * arrived.
+     * The principals of some API keys, each with its user's newest write; then each key's newest row, one backward
+     * index step per key (a max() grouped over the key's rows read all of them: 6 ms once a busy principal had 4,600
+     * unpruned rows, and every read waits for this look-up); then, as rows without a key, which of the projections'
+     * gaps ($2) an event fills by now. One round trip, after every read it answers arrived: a read by API key learns
+     * who it is and what it must reflect at once.
      */
-    static final String LOOKUP = "SELECT k.principal_key, w.position FROM unnest($1::text[]) AS k(principal_key) "
+    static final String LOOKUP = "SELECT i.id AS principal_key, w.position, i.key_hash, i.id, i.organisation_id, i.role, "
+            + "i.email, i.roles FROM (" + R2dbcIdentityStore.keyPrincipals("$3::char(64)[]") + ") i "
+            + "LEFT JOIN LATERAL (SELECT p.position FROM principal_write p WHERE p.principal_key = i.id "
+            + "ORDER BY p.position DESC LIMIT 1) w ON true "
+            + "UNION ALL SELECT k.principal_key, w.position, NULL, NULL, NULL, NULL, NULL, NULL "
+            + "FROM unnest($1::text[]) AS k(principal_key) "
             + "CROSS JOIN LATERAL (SELECT p.position FROM principal_write p WHERE p.principal_key = k.principal_key "
             + "ORDER BY p.position DESC LIMIT 1) w "
-            + "UNION ALL SELECT NULL, e.global_index FROM domain_event_entry e WHERE e.global_index = ANY($2::bigint[])";
+            + "UNION ALL SELECT NULL, e.global_index, NULL, NULL, NULL, NULL, NULL, NULL "
+            + "FROM domain_event_entry e WHERE e.global_index = ANY($2::bigint[])";
 
-    /** What a look-up found: each key's newest position, and the gaps that hold an event. */
-    record Found(Map<String, Long> newest, Set<Long> filled) {
+    /** What a look-up found: each key's newest position, the gaps that hold an event, the active keys' principals. */
+    record Found(Map<String, Long> newest, Set<Long> filled, Map<String, ApiPrincipal> byKeyHash) {
+    }
+
+    /** A row of {@link #LOOKUP}. */
+    record Row(String principalKey, Long position, String keyHash, ApiPrincipal principal) {
+
+        static Row of(Readable row) {
+            String keyHash = row.get("key_hash", String.class);
+            return new Row(row.get("principal_key", String.class), row.get("position", Long.class), keyHash,
+                    keyHash == null ? null : R2dbcIdentityStore.principal(row, AuthScheme.API_KEY_HEADER));
+        }
     }
 
     private final PostgresqlConnectionFactory factory;
@@ -71,32 +92,38 @@ public class ConsistencyChannel implements SmartLifecycle, ChangeNotifications {
         return connection != null;
     }
 
-    /** The newest position under each key that has one, and which gaps hold an event, over this connection; empty when it is down. */
-    Mono<Found> newest(String[] keys, Long[] gaps) {
+    /**
+     * The active keys' principals, the newest position under each key (and principal) that has one, and which gaps
+     * hold an event, over this connection; empty when it is down.
+     */
+    Mono<Found> newest(String[] keys, Long[] gaps, String[] keyHashes) {
         PostgresqlConnection current = connection;
         if (current == null) {
             return Mono.empty();
         }
-        return current.createStatement(LOOKUP).bind("$1", keys).bind("$2", gaps).execute()
-                .flatMap(result -> result.map((row, meta) -> new Object[] {row.get("principal_key", String.class),
-                        row.get("position", Long.class)}))
+        return current.createStatement(LOOKUP).bind("$1", keys).bind("$2", gaps).bind("$3", keyHashes).execute()
+                .flatMap(result -> result.map((row, meta) -> Row.of(row)))
                 .collectList()
                 .map(ConsistencyChannel::found)
                 .doOnError(error -> lost(current, error));
     }
 
-    /** Rows of {@link #LOOKUP}: key and position, or no key and a gap's position. */
-    static Found found(List<Object[]> rows) {
+    /** Rows of {@link #LOOKUP}: a key's principal, a key and its position, or no key and a gap's position. */
+    static Found found(List<Row> rows) {
         Map<String, Long> newest = new HashMap<>();
         Set<Long> filled = new HashSet<>();
-        for (Object[] row : rows) {
-            if (row[0] == null) {
-                filled.add((Long) row[1]);
-            } else {
-                newest.put((String) row[0], (Long) row[1]);
+        Map<String, ApiPrincipal> byKeyHash = new HashMap<>();
+        for (Row row : rows) {
+            if (row.keyHash() != null) {
+                byKeyHash.put(row.keyHash(), row.principal());
+            }
+            if (row.principalKey() == null) {
+                filled.add(row.position());
+            } else if (row.position() != null) {
+                newest.put(row.principalKey(), row.position());
             }
         }
-        return new Found(newest, filled);
+        return new Found(newest, filled, byKeyHash);
     }
 
     private void connect() {

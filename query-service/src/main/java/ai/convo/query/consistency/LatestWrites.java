@@ -1,5 +1,6 @@
 package ai.convo.query.consistency;
 
+import ai.convo.http.security.ApiPrincipal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -18,12 +19,18 @@ import reactor.core.publisher.MonoSink;
  * The newest write recorded under some principal keys ({@code principal_write}, written in each command's own
  * transaction). A lookup must start after the read asking for it arrived, or it could miss a write acknowledged just
  * before; so lookups are not cached, but coalesced: while one query is in flight, every read that arrives waits for
- * the next one, which answers all of them in one round trip. Under load a query serves many reads.
+ * the next one, which answers all of them in one round trip. Under load a query serves many reads. A read by API key
+ * asks for its key's principal in the same look-up ({@link #ofApiKey}), so it costs one round trip, not two.
  */
 @Component
 class LatestWrites {
 
-    private record Pending(List<String> keys, MonoSink<Newest> sink) {
+    /** A read's look-up: of its principal keys, or of its API key (then {@code keyHash}, and the answer's principal). */
+    private record Pending(List<String> keys, String keyHash, MonoSink<Newest> sink, MonoSink<Keyed> keyed) {
+    }
+
+    /** An active API key's principal and that principal's newest write. */
+    public record Keyed(ApiPrincipal principal, Newest newest) {
     }
 
     /** The highest position recorded under a read's keys (0: none), and what its look-up found of the gaps. */
@@ -48,7 +55,18 @@ class LatestWrites {
             return Mono.just(new Newest(0, CheckedGaps.NONE));
         }
         return Mono.create(sink -> {
-            queue.add(new Pending(keys, sink));
+            queue.add(new Pending(keys, null, sink, null));
+            drain();
+        });
+    }
+
+    /**
+     * The principal of an active API key and its newest write (its user id is its key), in the look-up of the other
+     * reads waiting; empty when no active key has this hash.
+     */
+    public Mono<Keyed> ofApiKey(String keyHash) {
+        return Mono.create(sink -> {
+            queue.add(new Pending(List.of(), keyHash, null, sink));
             drain();
         });
     }
@@ -64,25 +82,34 @@ class LatestWrites {
                 continue;
             }
             Set<String> keys = new LinkedHashSet<>();
-            batch.forEach(pending -> keys.addAll(pending.keys()));
+            Set<String> keyHashes = new LinkedHashSet<>();
+            for (Pending pending : batch) {
+                keys.addAll(pending.keys());
+                if (pending.keyHash() != null) {
+                    keyHashes.add(pending.keyHash());
+                }
+            }
             String[] wanted = keys.toArray(String[]::new);
+            String[] hashes = keyHashes.toArray(String[]::new);
             Long[] gaps = progress.openGaps();
             // Through the consistency channel, which also brings every cache invalidation committed before; through
             // the pool while it is down (and nothing is cached then).
-            channel.newest(wanted, gaps)
+            channel.newest(wanted, gaps, hashes)
                     .onErrorResume(error -> Mono.empty())
-                    .switchIfEmpty(Mono.defer(() -> overPool(wanted, gaps)))
+                    .switchIfEmpty(Mono.defer(() -> overPool(wanted, gaps, hashes)))
                     .subscribe(found -> answer(batch, gaps, found), error -> fail(batch, error));
             return;
         }
     }
 
-    private Mono<ConsistencyChannel.Found> overPool(String[] keys, Long[] gaps) {
+    private Mono<ConsistencyChannel.Found> overPool(String[] keys, Long[] gaps, String[] keyHashes) {
         return db.sql(ConsistencyChannel.LOOKUP.replace("$1::text[]", "CAST(:keys AS text[])")
-                        .replace("$2::bigint[]", "CAST(:gaps AS bigint[])"))
+                        .replace("$2::bigint[]", "CAST(:gaps AS bigint[])")
+                        .replace("$3::char(64)[]", "CAST(:hashes AS char(64)[])"))
                 .bind("keys", keys)
                 .bind("gaps", gaps)
-                .map(row -> new Object[] {row.get("principal_key", String.class), row.get("position", Long.class)})
+                .bind("hashes", keyHashes)
+                .map(ConsistencyChannel.Row::of)
                 .all()
                 .collectList()
                 .map(ConsistencyChannel::found);
@@ -102,6 +129,16 @@ class LatestWrites {
         CheckedGaps checked = progress.checked(absent);
         Map<String, Long> positions = found.newest();
         for (Pending pending : batch) {
+            if (pending.keyHash() != null) {
+                ApiPrincipal principal = found.byKeyHash().get(pending.keyHash());
+                if (principal == null) {
+                    pending.keyed().success();
+                } else {
+                    pending.keyed().success(new Keyed(principal,
+                            new Newest(positions.getOrDefault(principal.userId(), 0L), checked)));
+                }
+                continue;
+            }
             long newest = 0;
             for (String key : pending.keys()) {
                 newest = Math.max(newest, positions.getOrDefault(key, 0L));
@@ -113,6 +150,12 @@ class LatestWrites {
     private void fail(List<Pending> batch, Throwable error) {
         inFlight.set(false);
         drain();
-        batch.forEach(pending -> pending.sink().error(error));
+        batch.forEach(pending -> {
+            if (pending.keyed() != null) {
+                pending.keyed().error(error);
+            } else {
+                pending.sink().error(error);
+            }
+        });
     }
 }

@@ -35,6 +35,11 @@ public class ReadYourWrites {
     }
 
     static final String ATTRIBUTE = ReadYourWrites.class.getName() + ".required";
+    /** The newest write under a principal key, looked up with the read's credentials ({@link IdentityWithWrites}). */
+    private static final String FOUND = ReadYourWrites.class.getName() + ".found";
+
+    private record Found(String key, LatestWrites.Newest newest) {
+    }
     private static final Required NOTHING = new Required(0, 0, CheckedGaps.NONE);
 
     private final LatestWrites latest;
@@ -64,6 +69,11 @@ public class ReadYourWrites {
                 .register(meters);
     }
 
+    /** Records what this request's credential look-up found of its principal's newest write. */
+    static void found(ServerWebExchange exchange, String key, LatestWrites.Newest newest) {
+        exchange.getAttributes().put(FOUND, new Found(key, newest));
+    }
+
     /** What this request was made to reflect (nothing when it was not awaited). */
     public static Required required(ServerWebExchange exchange) {
         return exchange.getAttributeOrDefault(ATTRIBUTE, NOTHING);
@@ -90,11 +100,13 @@ public class ReadYourWrites {
         long asked = headerPosition(exchange);
         long started = System.nanoTime();
         // A look-up that fails (the database unreachable) is a 503 the client may retry, not a 500.
-        Mono<LatestWrites.Newest> newest = perPrincipal ? latest.of(keys).onErrorMap(
-                error -> !(error instanceof ApiProblem),
-                error -> new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "The read model cannot be reached at the "
-                        + "moment, so this read cannot be made to reflect your latest changes; retry shortly.",
-                        Map.of()).withHeader("Retry-After", "1")) : Mono.just(new LatestWrites.Newest(0, CheckedGaps.NONE));
+        Found found = exchange.getAttribute(FOUND);
+        Mono<LatestWrites.Newest> newest = !perPrincipal ? Mono.just(new LatestWrites.Newest(0, CheckedGaps.NONE))
+                : found != null && keys.size() == 1 && keys.get(0).equals(found.key()) ? Mono.just(found.newest())
+                : latest.of(keys).onErrorMap(error -> !(error instanceof ApiProblem),
+                        error -> new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "The read model cannot be reached at "
+                                + "the moment, so this read cannot be made to reflect your latest changes; retry "
+                                + "shortly.", Map.of()).withHeader("Retry-After", "1"));
         return newest.flatMap(written -> {
             long position = Math.max(asked, written.position());
             CheckedGaps gaps = written.gaps();

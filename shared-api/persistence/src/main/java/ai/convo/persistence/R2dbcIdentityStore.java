@@ -27,9 +27,7 @@ public class R2dbcIdentityStore implements IdentityStore {
     /** A disabled or deleted user authenticates with nothing, whichever credential they present. */
     private static final String ACTIVE = "AND NOT u.disabled AND u.deleted_at IS NULL";
 
-    private static final String BY_KEY_HASHES = "SELECT k.key_hash, u.id, u.organisation_id, u.role, u.email, u.roles "
-            + "FROM identity_api_key k JOIN identity_user u ON u.id = k.user_id "
-            + "WHERE k.key_hash = ANY(CAST(:hashes AS char(64)[])) AND k.revoked_at IS NULL " + ACTIVE;
+    private static final String BY_KEY_HASHES = keyPrincipals("CAST(:hashes AS char(64)[])");
 
     private final DatabaseClient db;
     private final CoalescedLookup<String, ApiPrincipal> byKeyHash;
@@ -95,7 +93,18 @@ public class R2dbcIdentityStore implements IdentityStore {
                 .one();
     }
 
-    private static ApiPrincipal principal(Readable row, AuthScheme scheme) {
+    /**
+     * The principals of the active keys whose hashes are in {@code hashes} (an array expression): columns key_hash,
+     * id, organisation_id, role, email, roles, read by {@link #principal}. For a statement that looks up more.
+     */
+    public static String keyPrincipals(String hashes) {
+        return "SELECT k.key_hash, u.id, u.organisation_id, u.role, u.email, u.roles "
+                + "FROM identity_api_key k JOIN identity_user u ON u.id = k.user_id "
+                + "WHERE k.key_hash = ANY(" + hashes + ") AND k.revoked_at IS NULL " + ACTIVE;
+    }
+
+    /** The principal of a row with the columns of {@link #keyPrincipals}. */
+    public static ApiPrincipal principal(Readable row, AuthScheme scheme) {
         String[] roles = row.get("roles", String[].class);
         return new ApiPrincipal(row.get("id", String.class), row.get("organisation_id", String.class),
                 Role.valueOf(row.get("role", String.class)), row.get("email", String.class), scheme,

@@ -165,7 +165,7 @@ public final class ApiAuthenticationFilter implements WebFilter {
 
     private Mono<ApiPrincipal> authenticate(ServerWebExchange exchange, Credential credential) {
         return switch (credential.scheme()) {
-            case API_KEY_HEADER, API_KEY_QUERY -> identities.findByApiKeyHash(Secrets.hashApiKey(credential.value()))
+            case API_KEY_HEADER, API_KEY_QUERY -> identities.findByApiKeyHash(Secrets.hashApiKey(credential.value()), exchange)
                     .map(p -> p.via(credential.scheme()));
             case BASIC -> basic(exchange, credential.value());
             case BEARER -> jwt(bearerDecoder, credential, "Bearer access tokens are not configured on this server.");

@@ -7,6 +7,14 @@ public interface IdentityStore {
 
     Mono<ApiPrincipal> findByApiKeyHash(String keyHash);
 
+    /**
+     * The key's principal for this request. A service may answer more of what the request needs in the same round
+     * trip (the query service: the principal's newest write, for read-your-writes).
+     */
+    default Mono<ApiPrincipal> findByApiKeyHash(String keyHash, org.springframework.web.server.ServerWebExchange exchange) {
+        return findByApiKeyHash(keyHash);
+    }
+
     Mono<PasswordUser> findByEmail(String email);
 
     Mono<ApiPrincipal> findByUserId(String userId);
