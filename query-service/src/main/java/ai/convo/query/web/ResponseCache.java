@@ -6,6 +6,8 @@ import ai.convo.persistence.EventNotifications;
 import ai.convo.query.consistency.ConsistencyChannel;
 import ai.convo.query.consistency.ReadYourWrites;
 import ai.convo.query.readmodel.ReadModelDatabase;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,9 +15,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.util.MultiValueMap;
+import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
@@ -36,7 +40,12 @@ public class ResponseCache {
      * commits later at one of the {@code assumed} gaps (found empty when the answer was read).
      */
     private record Entry(ResponseEntity<byte[]> response, CacheValidity.Stamp stamp, long at, long reflects,
-                         Set<Long> assumed) {
+                         Set<Long> assumed, Object route) {
+
+        /** Still current, and reflecting what the read must: the same test on either path to it. */
+        boolean serves(ReadYourWrites.Required required, long maxAgeNanos, CacheValidity validity) {
+            return reflects(required) && System.nanoTime() - at < maxAgeNanos && validity.valid(stamp);
+        }
 
         /** Whether it reflects every write a read must see: its gaps below them must be empty for that read too. */
         boolean reflects(ReadYourWrites.Required required) {
@@ -57,11 +66,23 @@ public class ResponseCache {
     private final CacheValidity validity;
     private final ReadYourWrites consistency;
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    /**
+     * The same entries by what the request said (organisation, Accept, path, query), for {@link CachedAnswers},
+     * which looks before Spring's dispatch: a request saying the same reaches the same controller, negotiates the same
+     * media type and asks the same key.
+     */
+    private final ConcurrentHashMap<String, Entry> byRequest = new ConcurrentHashMap<>();
     private final boolean enabled;
     private final int maxEntries;
     private final long maxAgeNanos;
 
+    /** Answers by where they came from: the cache before Spring's dispatch, the cache in the controller, a read. */
+    private final Counter beforeDispatch;
+    private final Counter inController;
+    private final Counter reads;
+
     public ResponseCache(ConsistencyChannel notifications, ReadYourWrites consistency, ReadModelDatabase readModel,
+                         MeterRegistry meters,
                          @Value("${app.lists.cache.enabled:true}") boolean enabled,
                          @Value("${app.lists.cache.max-entries:2000}") int maxEntries,
                          @Value("${app.lists.cache.max-age-seconds:60}") long maxAgeSeconds) {
@@ -72,6 +93,14 @@ public class ResponseCache {
         this.enabled = enabled && !readModel.replica();
         this.maxEntries = maxEntries;
         this.maxAgeNanos = maxAgeSeconds * 1_000_000_000L;
+        this.beforeDispatch = answers(meters, "cache_before_dispatch");
+        this.inController = answers(meters, "cache");
+        this.reads = answers(meters, "read");
+    }
+
+    private static Counter answers(MeterRegistry meters, String source) {
+        return Counter.builder("convo.lists.cached.answers").tag("source", source)
+                .description("Answers of cached lists by where they came from").register(meters);
     }
 
     /**
@@ -89,23 +118,48 @@ public class ResponseCache {
         ReadYourWrites.Required required = ReadYourWrites.required(exchange);
         String key = key(exchange, organisationId, media);
         Entry entry = entries.get(key);
-        if (entry != null && entry.reflects(required) && System.nanoTime() - entry.at() < maxAgeNanos
-                && validity.valid(entry.stamp())) {
+        if (entry != null && entry.serves(required, maxAgeNanos, validity)) {
+            inController.increment();
             return Mono.just(entry.response());
         }
+        reads.increment();
         long safe = consistency.safe(required);
         CacheValidity.Stamp stamp = validity.stamp(tags);
         return read.get().doOnNext(response -> {
             if (stamp != null && response.getStatusCode().value() == 200) {
                 if (entries.size() >= maxEntries) {
                     entries.clear();
+                    byRequest.clear();
                 }
                 long reflects = Math.min(safe, exchange.getAttributeOrDefault(REFLECTS_AT_MOST, Long.MAX_VALUE));
                 Set<Long> assumed = required.gaps().absent().stream().filter(gap -> gap <= reflects)
                         .collect(Collectors.toUnmodifiableSet());
-                entries.put(key, new Entry(response, stamp, System.nanoTime(), reflects, assumed));
+                Entry stored = new Entry(response, stamp, System.nanoTime(), reflects, assumed,
+                        exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE));
+                entries.put(key, stored);
+                byRequest.put(requestKey(exchange, organisationId), stored);
             }
         });
+    }
+
+    /**
+     * The cached answer to a request that says what an earlier one said, before Spring's dispatch, if it is current
+     * and reflects every write the request must see (as {@link #answer} would serve it); null otherwise. Puts the
+     * route the answer was read through on the exchange, where the request metrics look for it.
+     */
+    ResponseEntity<byte[]> current(ServerWebExchange exchange, String organisationId) {
+        if (!enabled) {
+            return null;
+        }
+        Entry entry = byRequest.get(requestKey(exchange, organisationId));
+        if (entry == null || !entry.serves(ReadYourWrites.required(exchange), maxAgeNanos, validity)) {
+            return null;
+        }
+        if (entry.route() != null) {
+            exchange.getAttributes().put(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE, entry.route());
+        }
+        beforeDispatch.increment();
+        return entry.response();
     }
 
     /** Tells the cache that this answer reflects no more than {@code position} (part of it was derived later). */
@@ -119,7 +173,22 @@ public class ResponseCache {
      * repeat them in that order). Each part is length-prefixed, so no two requests share a key.
      */
     static String key(ServerWebExchange exchange, String organisationId, ApiMedia media) {
-        StringBuilder key = new StringBuilder(organisationId).append('|').append(media.name());
+        return request(new StringBuilder(organisationId).append('|').append(media.name()), exchange);
+    }
+
+    /** Organisation, every Accept header as sent, then path and query as in {@link #key}. */
+    static String requestKey(ServerWebExchange exchange, String organisationId) {
+        StringBuilder key = new StringBuilder(organisationId);
+        List<String> accept = exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT);
+        if (accept != null) {
+            for (String value : accept) {
+                part(key, value);
+            }
+        }
+        return request(key.append("|;"), exchange);
+    }
+
+    private static String request(StringBuilder key, ServerWebExchange exchange) {
         part(key, exchange.getRequest().getPath().value());
         MultiValueMap<String, String> query = exchange.getRequest().getQueryParams();
         for (Map.Entry<String, List<String>> parameter : query.entrySet()) {

@@ -10,6 +10,9 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The intent list answers repeated requests from a cache (query/web/ResponseCache). These requests carry no
@@ -38,6 +41,47 @@ class IntentListCacheTest extends IntentQuerySupport {
         get(uri, caller, position);
         assertThat(read(uri, caller, 200)).containsEntry("total", 2);
         assertThat(read(uri, caller, 200)).containsEntry("total", 2);
+    }
+
+    @Autowired
+    MeterRegistry meters;
+
+    private double answers(String source) {
+        return meters.get("convo.lists.cached.answers").tag("source", source).counter().count();
+    }
+
+    private double routed(String status) {
+        return meters.find("http.server.requests").tag("status", status).timers().stream()
+                .filter(timer -> timer.getId().getTag("uri").endsWith("/v2.0/flows/{flowId}/intents"))
+                .mapToDouble(timer -> timer.count()).sum();
+    }
+
+    @Test
+    void aRepeatedReadIsAnsweredBeforeTheDispatchWithTheControllersAnswer() {
+        // given a page not read yet, read once (through the controller)
+        String page = "/v2.0/flows/" + flow + "/intents?limit=24";
+        EntityExchangeResult<byte[]> first = http.get().uri(page).header("X-API-Key", caller.apiKey()).exchange()
+                .expectStatus().isOk().expectBody().returnResult();
+        double before = answers("cache_before_dispatch");
+        double counted = routed("200");
+
+        // when it is read again, and once with another Accept
+        EntityExchangeResult<byte[]> again = http.get().uri(page).header("X-API-Key", caller.apiKey()).exchange()
+                .expectStatus().isOk().expectBody().returnResult();
+        EntityExchangeResult<byte[]> xml = http.get().uri(page).header("X-API-Key", caller.apiKey())
+                .header("Accept", "application/xml").exchange().expectStatus().isOk().expectBody().returnResult();
+
+        // then the second came from the cache before the dispatch: the same bytes, headers and route as the first
+        assertThat(answers("cache_before_dispatch")).isEqualTo(before + 1);
+        assertThat(again.getResponseBodyContent()).isEqualTo(first.getResponseBodyContent());
+        assertThat(again.getResponseHeaders().getContentType()).isEqualTo(first.getResponseHeaders().getContentType());
+        assertThat(again.getResponseHeaders().getContentLength()).isEqualTo(first.getResponseHeaders().getContentLength())
+                .isEqualTo(first.getResponseBodyContent().length);
+        assertThat(again.getResponseHeaders().headerNames()).isEqualTo(first.getResponseHeaders().headerNames());
+        assertThat(routed("200")).isEqualTo(counted + 2);
+        // and another Accept is another answer
+        assertThat(xml.getResponseHeaders().getContentType().toString()).contains("xml");
+        assertThat(new String(xml.getResponseBodyContent())).startsWith("<");
     }
 
     @Test
