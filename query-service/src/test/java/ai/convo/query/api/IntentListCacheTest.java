@@ -139,6 +139,45 @@ class IntentListCacheTest extends IntentQuerySupport {
     }
 
     @Test
+    void twentyReadsAtOnceWithTheirOwnAcceptsGetTheCallersAnswerAndAStrangersGetNone() throws Exception {
+        // given: the list is cached (seed); a stranger of another organisation
+        Caller stranger = newOrganisation();
+        byte[] cached = http.get().uri(uri).header("X-API-Key", caller.apiKey()).header("Accept", "application/json")
+                .exchange().expectStatus().isOk().expectBody().returnResult().getResponseBodyContent();
+
+        // when: twenty reads with Accept headers of their own (each a key of the cache before the dispatch), the
+        // longest near the header limit, run at once beside twenty of the stranger's
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(40);
+        java.util.List<java.util.concurrent.Future<String>> done = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                String accept = "application/json;q=0." + (i + 1) + (i == 19 ? ", text/x-" + "a".repeat(6000) + ";q=0.01" : "");
+                done.add(pool.submit(() -> {
+                    for (int round = 0; round < 3; round++) {
+                        var mine = http.get().uri(uri).header("X-API-Key", caller.apiKey()).header("Accept", accept)
+                                .exchange().expectBody().returnResult();
+                        if (mine.getStatus().value() != 200 || !java.util.Arrays.equals(mine.getResponseBodyContent(), cached)) {
+                            return "caller with Accept " + accept.length() + " chars: " + mine.getStatus();
+                        }
+                        var theirs = http.get().uri(uri).header("X-API-Key", stranger.apiKey()).header("Accept", accept)
+                                .exchange().expectBody().returnResult();
+                        if (theirs.getStatus().value() != 404) {
+                            return "stranger: " + theirs.getStatus();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            // then every read of the caller got the cached answer, every read of the stranger a 404
+            for (var future : done) {
+                assertThat(future.get(60, java.util.concurrent.TimeUnit.SECONDS)).isNull();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void anotherOrganisationNeverGetsTheCachedAnswer() {
         // when
         Caller stranger = newOrganisation();
