@@ -9,6 +9,7 @@
 #      EVENTS (1000000), RUNS (3), PROJECTIONS (tokens,flows), QUERY_PID (found by its port when unset).
 # The projection name `catch-up` measures a lagging replica instead: the query service is stopped (SIGSTOP) while
 # CATCHUP_EVENTS (200000) more events are appended, then resumed, and timed until every live processor has passed them.
+# The name `eventlog-floor` times PostgreSQL's own floor of an eventlog rebuild instead (RebuildBench.eventLogFloor).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 : "${API_KEY:?set API_KEY}"
