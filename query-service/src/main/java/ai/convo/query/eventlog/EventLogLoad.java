@@ -300,7 +300,7 @@ final class EventLogLoad implements BatchingJdbcTemplate.Folded {
     }
 
     /** Appends one row in COPY's text format. */
-    private static void row(StringBuilder out, Object... values) {
+    static void row(StringBuilder out, Object... values) {
         for (int i = 0; i < values.length; i++) {
             if (i > 0) {
                 out.append('\t');
@@ -308,21 +308,32 @@ final class EventLogLoad implements BatchingJdbcTemplate.Folded {
             Object value = values[i];
             if (value == null) {
                 out.append("\\N");
-                continue;
-            }
-            String text = value.toString();
-            for (int c = 0; c < text.length(); c++) {
-                char ch = text.charAt(c);
-                switch (ch) {
-                    case '\\' -> out.append("\\\\");
-                    case '\n' -> out.append("\\n");
-                    case '\r' -> out.append("\\r");
-                    case '\t' -> out.append("\\t");
-                    default -> out.append(ch);
-                }
+            } else if (value instanceof Long number) {
+                out.append(number.longValue());
+            } else {
+                escaped(out, value.toString());
             }
         }
         out.append('\n');
+    }
+
+    /** The text with COPY's escapes, appended in runs: most values have nothing to escape. */
+    private static void escaped(StringBuilder out, String text) {
+        int from = 0;
+        for (int c = 0; c < text.length(); c++) {
+            String escape = switch (text.charAt(c)) {
+                case '\\' -> "\\\\";
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                case '\t' -> "\\t";
+                default -> null;
+            };
+            if (escape != null) {
+                out.append(text, from, c).append(escape);
+                from = c + 1;
+            }
+        }
+        out.append(text, from, text.length());
     }
 
     private void copy(String sql, StringBuilder rows) {
