@@ -102,13 +102,15 @@ public class Rebuilder {
     private final int batchSize;
     private final long switchWithin;
     private final int workers;
+    private final int finishers;
     private final ParkedSequences parked;
 
     public Rebuilder(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
                      EventProcessingConfiguration processing, StoredEvents stored, AuditRetention retention,
                      @Value("${app.rebuild.batch-size:2000}") int batchSize,
                      @Value("${app.rebuild.switch-within:500}") long switchWithin,
-                     @Value("${app.rebuild.workers:1}") int workers, ParkedSequences parked) {
+                     @Value("${app.rebuild.workers:1}") int workers,
+                     @Value("${app.rebuild.finishers:2}") int finishers, ParkedSequences parked) {
         this.jdbc = jdbc;
         this.parked = parked;
         this.transactions = new TransactionTemplate(transactionManager);
@@ -120,6 +122,7 @@ public class Rebuilder {
         this.batchSize = batchSize;
         this.switchWithin = switchWithin;
         this.workers = Math.max(1, workers);
+        this.finishers = Math.max(1, finishers);
     }
 
     /** A processor taking part: how to find an event's segment and how to apply it. */
@@ -214,9 +217,7 @@ public class Rebuilder {
             Outcome outcome = null;
             for (int attempt = 1; outcome == null; attempt++) {
                 catchUp(state, targets, schema, runner, keepGoing);
-                ShadowTables.finish(jdbc, schema, tables);
-                // Statistics for the planner before readers use the new tables (autovacuum is off on them until then).
-                tables.forEach(table -> jdbc.execute("ANALYZE " + schema + "." + table));
+                finish(schema, tables);
                 try {
                     outcome = switchOver(state, targets, tables, schema, runner);
                 } catch (PessimisticLockingFailureException busy) {
@@ -243,6 +244,29 @@ public class Rebuilder {
                     + "fail_reason = ?, finished_at = now(), runner = NULL, lease_until = NULL WHERE id = ? AND runner = ?",
                     Renderer.JSON.writeValueAsString(different.digests), "The rebuilt tables differ from the live ones "
                             + "(see digests); the live tables were kept.", id, runner);
+        }
+    }
+
+    /**
+     * The copies finished ({@link ShadowTables#finish}) and analyzed for the planner before readers use them (autovacuum
+     * is off on them until the switch), {@code finishers} tables at a time, the largest first: each table's rewrite and
+     * index builds are statements of their own, each on one core of PostgreSQL's.
+     */
+    private void finish(String schema, List<String> tables) {
+        List<String> largestFirst = jdbc.queryForList("SELECT t FROM unnest(?::text[]) t "
+                + "ORDER BY pg_total_relation_size(quote_ident(?) || '.' || quote_ident(t)) DESC, t", String.class,
+                tables.toArray(String[]::new), schema);
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        List<RuntimeException> failures = Workers.run("projection-rebuild-finish",
+                Math.min(finishers, largestFirst.size()), (going, finisher) -> {
+                    for (int i; going.getAsBoolean() && (i = next.getAndIncrement()) < largestFirst.size(); ) {
+                        String table = largestFirst.get(i);
+                        ShadowTables.finish(jdbc, schema, List.of(table));
+                        jdbc.execute("ANALYZE " + schema + "." + table);
+                    }
+                });
+        if (!failures.isEmpty()) {
+            throw failures.get(0);
         }
     }
 
@@ -541,7 +565,21 @@ public class Rebuilder {
                                 rs.getBytes("meta_data"))),
                 after, upTo, batchSize);
         return EventUtils.upcastAndDeserializeTrackedEvents(rows.stream(), serializer, upcasters)
-                .<TrackedEventMessage<?>>map(e -> e).toList();
+                .<TrackedEventMessage<?>>map(Rebuilder::deserialized).toList();
+    }
+
+    /**
+     * The event with its payload deserialized (cached in the message), which every handler reads: done by the reader,
+     * a thread of its own, so the workers need not. Metadata and timestamp stay lazy (most projections read neither).
+     * A payload that fails is left to fail again where the workers handle it, as it would have without this.
+     */
+    private static TrackedEventMessage<?> deserialized(TrackedEventMessage<?> event) {
+        try {
+            event.getPayload();
+        } catch (RuntimeException leftToTheHandlers) {
+            // the handlers meet it, and the careful path decides (issue 37)
+        }
+        return event;
     }
 
     // ---- the switch
