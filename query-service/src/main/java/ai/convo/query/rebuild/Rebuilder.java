@@ -564,6 +564,12 @@ public class Rebuilder {
                                 rs.getString("payload_type"), rs.getString("payload_revision"), rs.getBytes("payload"),
                                 rs.getBytes("meta_data"))),
                 after, upTo, batchSize);
+        return readAhead(rows, serializer, upcasters);
+    }
+
+    /** Stored rows as messages, upcast, each payload deserialized already ({@link #deserialized}). */
+    static List<TrackedEventMessage<?>> readAhead(List<TrackedEventData<?>> rows, Serializer serializer,
+                                                  EventUpcasterChain upcasters) {
         return EventUtils.upcastAndDeserializeTrackedEvents(rows.stream(), serializer, upcasters)
                 .<TrackedEventMessage<?>>map(Rebuilder::deserialized).toList();
     }
