@@ -252,7 +252,7 @@ CALLS=$( (java deploy/bench/CallCounterBench.java "$GATEWAY" "$CALL_RECORDS" 3 2
 # Rebuilds and catch-up (issue 44) over a log of REBUILD_EVENTS: events/s against a plain JDBC read of the same log.
 QUERY_PID=$(ss -ltnpH "sport = :$QUERY_PORT" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
 REBUILDS=$( (API_KEY=$API_KEY GATEWAY_URL=$GATEWAY QUERY_PORT=$QUERY_PORT QUERY_PID=$QUERY_PID DB_PORT=$DB_PORT \
-  EVENTS=$REBUILD_EVENTS RUNS=$RUNS CATCHUP_EVENTS=$REBUILD_EVENTS PROJECTIONS=tokens,eventlog,all,catch-up \
+  EVENTS=$REBUILD_EVENTS RUNS=$RUNS CATCHUP_EVENTS=$REBUILD_EVENTS PROJECTIONS=tokens,eventlog,all,eventlog-floor,catch-up \
   deploy/bench/rebuild.sh 2>&1 || true) | tee -a "$BENCH_DIR/existing.log" | awk '$2 == "med" {printf "%s%s %s ev/s, %s×", (n++ ? "; " : ""), $1, $4, $5}')
 # Live projection under the command path's ceiling, and its rate when behind under that load (issue 44).
 SUSTAINED=$( (API_KEY=$API_KEY GATEWAY_URL=$GATEWAY QUERY_PORT=$QUERY_PORT QUERY_PID=$QUERY_PID DB_PORT=$DB_PORT \
