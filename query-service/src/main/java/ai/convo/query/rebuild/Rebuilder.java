@@ -11,6 +11,7 @@ import ai.convo.query.readmodel.Rebuilding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.IdentityHashMap;
@@ -256,7 +257,7 @@ public class Rebuilder {
         List<String> largestFirst = jdbc.queryForList("SELECT t FROM unnest(?::text[]) t "
                 + "ORDER BY pg_total_relation_size(quote_ident(?) || '.' || quote_ident(t)) DESC, t", String.class,
                 tables.toArray(String[]::new), schema);
-        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger next = new AtomicInteger();
         List<RuntimeException> failures = Workers.run("projection-rebuild-finish",
                 Math.min(finishers, largestFirst.size()), (going, finisher) -> {
                     for (int i; going.getAsBoolean() && (i = next.getAndIncrement()) < largestFirst.size(); ) {
