@@ -111,6 +111,60 @@ class TokenProjectionTest {
     }
 
     @Test
+    void givenCreationsAndUpdatesInEveryOrder_whenARebuildFoldsThem_thenTheRowsAreThoseOfEventByEvent() {
+        // given: an update before its token's creation, a creation twice, a creation into a deleted project and into
+        // a project created later in the same transaction, and text that a multi-row statement must carry unchanged
+        String late = "0000000000000000000000f3";
+        String orphan = "0000000000000000000000f4";
+        String third = "0000000000000000000000a3";
+        Object[] events = {CREATED,
+                new TokenUpdatedEvent(late, PROJECT, ORG, List.of("label"), "too early", "custom", "s0", EDITOR, 101),
+                GREETING,
+                new TokenCreatedEvent(late, PROJECT, ORG, "ref-3", "Late", "custom", "a\tb\n'c'\\", USER, 111),
+                GREETING,
+                new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("script"), "Greeting", "custom", "{\"x\": [1, null]}",
+                        EDITOR, 112),
+                new TokenCreatedEvent(orphan, third, ORG, "ref-4", "Orphan", "custom", "x", USER, 113),
+                new ProjectCreatedEvent(third, ORG, "R", "", USER, 114),
+                new TokenCreatedEvent(orphan, third, ORG, "ref-4", "Ünïcode ✓", "custom", "", USER, 115),
+                new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("label"), "Hello", "custom", "s2", USER, 117)};
+        transaction.executeWithoutResult(tx -> given(events));
+        List<Map<String, Object>> eventByEvent = jdbc.queryForList("SELECT * FROM token_view ORDER BY id");
+        jdbc.update("DELETE FROM token_view");
+
+        // when
+        Rebuilding.during(() -> transaction.executeWithoutResult(tx -> given(events)));
+
+        // then
+        assertThat(jdbc.queryForList("SELECT * FROM token_view ORDER BY id")).isEqualTo(eventByEvent);
+        assertThat(token(late)).containsEntry("label", "Late").containsEntry("last_changed", 111L);
+        assertThat(token(TOKEN)).containsEntry("label", "Hello").containsEntry("script", "s2");
+        assertThat(token(orphan)).containsEntry("label", "Ünïcode ✓").containsEntry("script", "");
+        assertThat(count("NOT is_default")).isEqualTo(3);
+    }
+
+    @Test
+    void givenATokenOfAnEarlierTransaction_whenARebuildFoldsItsCreationAgainAndAChange_thenTheChangeApplies() {
+        // given: the token's creation applied in an earlier transaction
+        Object[] earlier = {CREATED, GREETING};
+        Object[] later = {GREETING,
+                new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("label"), "Changed", "answer", "s9", EDITOR, 140)};
+        transaction.executeWithoutResult(tx -> given(earlier));
+        transaction.executeWithoutResult(tx -> given(later));
+        List<Map<String, Object>> eventByEvent = jdbc.queryForList("SELECT * FROM token_view ORDER BY id");
+        jdbc.update("DELETE FROM token_view");
+
+        // when: a rebuild applies the same transactions
+        Rebuilding.during(() -> transaction.executeWithoutResult(tx -> given(earlier)));
+        Rebuilding.during(() -> transaction.executeWithoutResult(tx -> given(later)));
+
+        // then
+        assertThat(jdbc.queryForList("SELECT * FROM token_view ORDER BY id")).isEqualTo(eventByEvent);
+        assertThat(token(TOKEN)).containsEntry("label", "Changed").containsEntry("created_at", 110L)
+                .containsEntry("last_changed", 140L).containsEntry("last_changed_by", EDITOR);
+    }
+
+    @Test
     void givenANewProject_whenProjected_thenItHasTheDefaultTokensWithDerivedIdsAndTheProjectsMeta() {
         // given / when
         given(CREATED);
