@@ -79,6 +79,12 @@ public final class ReadModelTables {
      */
     public static final Set<String> INDEXED_AFTER_LOAD = Set.of("event_log", "audit_event");
 
+    /**
+     * Indexes of other tables that only reads use (list orders), which no handler finds rows by: a rebuild builds them
+     * after the load too, instead of changing them with every row it writes.
+     */
+    public static final Set<String> INDEXES_AFTER_LOAD = Set.of("token_view_created", "token_view_label");
+
     /** Columns that are by design not derived from events, left out of the digest. */
     public static final Map<String, Set<String>> EXCLUDED_COLUMNS = Map.of();
 

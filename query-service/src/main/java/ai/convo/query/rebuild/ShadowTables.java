@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -11,7 +12,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * Tables beside the live ones: a schema of copies (columns, defaults, keys, indexes and triggers under the same
  * names), filled by a rebuild and then moved in place of the live tables. Every statement names its schema. The
- * indexes of ReadModelTables.INDEXED_AFTER_LOAD are built when the copies are finished.
+ * indexes of ReadModelTables.INDEXED_AFTER_LOAD's tables, and ReadModelTables.INDEXES_AFTER_LOAD, are built when the
+ * copies are finished.
  * <p>
  * They are filled as a bulk load: unlogged (no WAL per row) and without the triggers that change no row of theirs,
  * then {@link #finish finished} (logged, those triggers added) before the switch: row_history's, which do nothing
@@ -54,7 +56,7 @@ final class ShadowTables {
                 jdbc.execute("ALTER TABLE " + copy + " ADD CONSTRAINT " + key.get("conname") + " " + key.get("def"));
             }
             if (!ReadModelTables.INDEXED_AFTER_LOAD.contains(table)) {
-                indexes(jdbc, schema, table);
+                indexes(jdbc, schema, table, ReadModelTables.INDEXES_AFTER_LOAD);
             }
             for (String trigger : jdbc.queryForList(TRIGGERS + " AND NOT (" + DEFERRED + ") ORDER BY t.tgname",
                     String.class, live)) {
@@ -68,13 +70,13 @@ final class ShadowTables {
     /** The triggers a copy gets only when it is finished: they change no row of the rebuilt tables. */
     private static final String DEFERRED = "p.proname = 'keep_row_history' OR p.proname LIKE 'notify\\_%'";
 
-    /** The live table's indexes other than its constraints' that the copy does not have yet. */
-    private static void indexes(JdbcTemplate jdbc, String schema, String table) {
+    /** The live table's indexes other than its constraints' that the copy does not have yet, but {@code later}. */
+    private static void indexes(JdbcTemplate jdbc, String schema, String table, Set<String> later) {
         for (String index : jdbc.queryForList("SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i "
                 + "JOIN pg_class x ON x.oid = i.indexrelid WHERE i.indrelid = ?::regclass AND NOT EXISTS (SELECT 1 "
                 + "FROM pg_constraint c WHERE c.conindid = i.indexrelid) AND to_regclass(quote_ident(?) || '.' || "
-                + "quote_ident(x.relname)) IS NULL ORDER BY i.indexrelid", String.class,
-                "public." + table, schema)) {
+                + "quote_ident(x.relname)) IS NULL AND x.relname <> ALL (?::text[]) ORDER BY i.indexrelid",
+                String.class, "public." + table, schema, later.toArray(String[]::new))) {
             jdbc.execute(retarget(index, table, schema + "." + table));
         }
     }
@@ -99,7 +101,7 @@ final class ShadowTables {
                     + "?::regclass", Boolean.class, copy))) {
                 jdbc.execute("ALTER TABLE " + copy + " SET LOGGED");
             }
-            indexes(jdbc, schema, table);
+            indexes(jdbc, schema, table, Set.of());
             for (String trigger : jdbc.queryForList(TRIGGERS + " AND (" + DEFERRED + ") AND NOT EXISTS (SELECT 1 "
                     + "FROM pg_trigger c WHERE c.tgrelid = ?::regclass AND c.tgname = t.tgname) ORDER BY t.tgname",
                     String.class, live, copy)) {

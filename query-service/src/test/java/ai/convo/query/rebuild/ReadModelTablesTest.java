@@ -50,4 +50,24 @@ class ReadModelTablesTest {
         });
         assertThat(created).containsExactlyInAnyOrderElementsOf(known);
     }
+
+    @Test
+    void everyIndexARebuildBuildsAfterTheLoadIsAnIndexOfARebuiltTable() throws IOException {
+        // given: the indexes the migrations create, with their tables
+        java.util.Map<String, String> indexes = new java.util.HashMap<>();
+        Pattern index = Pattern.compile("(?i)CREATE (?:UNIQUE )?INDEX (?:IF NOT EXISTS )?([a-z_]+) ON ([a-z_]+)");
+        for (Resource migration : new PathMatchingResourcePatternResolver().getResources("classpath:db/query/*.sql")) {
+            Matcher m = index.matcher(migration.getContentAsString(StandardCharsets.UTF_8));
+            while (m.find()) {
+                indexes.put(m.group(1).toLowerCase(), m.group(2).toLowerCase());
+            }
+        }
+        Set<String> rebuilt = new HashSet<>();
+        ReadModelTables.PROJECTIONS.values().forEach(p -> rebuilt.addAll(p.switched()));
+        // when / then: a renamed or dropped index would otherwise quietly be built during the load again
+        assertThat(ReadModelTables.INDEXES_AFTER_LOAD).isNotEmpty().allSatisfy(name -> {
+            assertThat(indexes).containsKey(name);
+            assertThat(rebuilt).contains(indexes.get(name));
+        });
+    }
 }
