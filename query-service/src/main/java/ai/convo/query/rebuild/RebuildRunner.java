@@ -1,5 +1,6 @@
 package ai.convo.query.rebuild;
 
+import ai.convo.persistence.EventNotifications;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
@@ -7,8 +8,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -31,6 +34,9 @@ public class RebuildRunner implements SmartLifecycle {
             + "  AND o.requested_at < h.requested_at) "
             + "ORDER BY h.requested_at LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING r.id";
 
+    /** The payload prefix of a request's notification on the read-model channel. */
+    private static final String REQUESTED = "rebuild:";
+
     private final JdbcTemplate jdbc;
     private final Rebuilder rebuilder;
     private final long leaseMillis;
@@ -38,6 +44,7 @@ public class RebuildRunner implements SmartLifecycle {
     private final String runnerId = ManagementFactory.getRuntimeMXBean().getName() + "/rebuild/"
             + Long.toHexString(System.nanoTime());
     private final AtomicBoolean busy = new AtomicBoolean();
+    private final AtomicLong heard = new AtomicLong();
     private ScheduledExecutorService timer;
     private volatile boolean running;
     private volatile String current;
@@ -45,11 +52,27 @@ public class RebuildRunner implements SmartLifecycle {
 
     public RebuildRunner(JdbcTemplate jdbc, Rebuilder rebuilder,
                          @Value("${app.rebuild.lease:10s}") Duration lease,
-                         @Value("${app.rebuild.poll:1s}") Duration poll) {
+                         @Value("${app.rebuild.poll:1s}") Duration poll,
+                         ObjectProvider<EventNotifications> notifications) {
         this.jdbc = jdbc;
         this.rebuilder = rebuilder;
         this.leaseMillis = lease.toMillis();
         this.pollMillis = poll.toMillis();
+        // A request's notification (common V19) starts it at once; the poll is the fallback.
+        notifications.ifAvailable(channel -> channel.subscribe(new EventNotifications.ChangeListener() {
+            @Override
+            public void changed(String name, String payload) {
+                if (payload != null && payload.startsWith(REQUESTED)) {
+                    heard.incrementAndGet();
+                    wake();
+                }
+            }
+
+            @Override
+            public void listening(boolean listening) {
+                // the poll covers what a lost connection missed
+            }
+        }));
     }
 
     @Override
@@ -94,7 +117,12 @@ public class RebuildRunner implements SmartLifecycle {
         return Integer.MAX_VALUE - 100;
     }
 
-    /** Wakes the runner now (a rebuild was requested in this process). */
+    /** How many requests' notifications this runner heard (each woke it). */
+    public long requestsHeard() {
+        return heard.get();
+    }
+
+    /** Wakes the runner now (a rebuild was requested). */
     public void wake() {
         if (running) {
             timer.execute(this::poll);

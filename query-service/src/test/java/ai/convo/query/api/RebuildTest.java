@@ -6,11 +6,13 @@ import ai.convo.contract.common.Ids;
 import ai.convo.contract.token.TokenCreatedEvent;
 import ai.convo.contract.token.TokenUpdatedEvent;
 import ai.convo.query.rebuild.Rebuilder;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.util.ReflectionTestUtils;
@@ -140,6 +142,21 @@ class RebuildTest extends QueryTestBase {
         http.get().uri("/v2.0/projects/{id}/snippets?limit=1", project.id()).header("X-API-Key", caller.apiKey())
                 .header("X-Event-Position", Long.toString(position)).exchange().expectStatus().isOk()
                 .expectBody().jsonPath("$.total").isEqualTo(200 + written.get()); // the list leaves out default tokens
+    }
+
+    @Test
+    void aRequestWakesTheRunnerAtOnceWithoutWaitingForItsPoll() {
+        // given
+        long before = rebuildRunner.requestsHeard();
+        // when: a request as the command service's task writes it
+        String id = request(List.of("tokens"), true);
+        // then: its notification reached the runner (the poll would not count), and the rebuild ran
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (rebuildRunner.requestsHeard() == before && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+        }
+        assertThat(rebuildRunner.requestsHeard()).isGreaterThan(before);
+        assertThat(awaitEnd(id)).containsEntry("status", "done");
     }
 
     @Test
