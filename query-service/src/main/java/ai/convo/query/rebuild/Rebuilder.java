@@ -10,10 +10,6 @@ import ai.convo.query.deadletter.ParkingPolicy;
 import ai.convo.query.readmodel.Rebuilding;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +17,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.axonframework.common.ObjectUtils;
@@ -350,7 +353,8 @@ public class Rebuilder {
     /**
      * The pass's events from where the furthest-behind worker is, batch by batch to every worker. {@code keepGoing}
      * is asked before each batch; when it says stop, the workers still apply what they were handed, and the pass
-     * ends {@code stopped}.
+     * ends {@code stopped}. The next batch's rows are fetched on a thread of their own while this one's are made
+     * ready: PostgreSQL produces them while the payloads are deserialized.
      */
     private void read(State state, ReadAhead<TrackedEventMessage<?>> feed, BooleanSupplier keepGoing,
                       BooleanSupplier workersGoing, AtomicReference<Stopped> stopped) {
@@ -359,21 +363,50 @@ public class Rebuilder {
         synchronized (state) {
             after = Arrays.stream(state.scannedTo).min().orElse(upTo);
         }
+        ExecutorService fetcher = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, Thread.currentThread().getName() + "-fetch");
+            thread.setDaemon(true);
+            return thread;
+        });
         try {
-            while (after < upTo) {
+            long from = after;
+            Future<List<TrackedEventData<?>>> next = after < upTo ? fetcher.submit(() -> rows(from, upTo)) : null;
+            while (next != null) {
                 stopIf(state.id, keepGoing);
                 long started = System.nanoTime();
-                List<TrackedEventMessage<?>> events = read(after, upTo);
-                state.readNanos.addAndGet(System.nanoTime() - started);
-                if (events.isEmpty() || !feed.offer(events, workersGoing)) {
+                List<TrackedEventData<?>> rows = fetched(next);
+                if (rows.isEmpty()) {
                     break;
                 }
-                after = events.get(events.size() - 1).trackingToken().position().orElseThrow();
+                long last = position(rows.get(rows.size() - 1));
+                next = last < upTo ? fetcher.submit(() -> rows(last, upTo)) : null;
+                List<TrackedEventMessage<?>> events = readAhead(rows, serializer, upcasters);
+                state.readNanos.addAndGet(System.nanoTime() - started);
+                if (!feed.offer(events, workersGoing)) {
+                    break;
+                }
             }
         } catch (Stopped stop) {
             stopped.set(stop);
+        } finally {
+            fetcher.shutdownNow();
         }
         feed.end(workersGoing);
+    }
+
+    private static List<TrackedEventData<?>> fetched(Future<List<TrackedEventData<?>>> rows) {
+        try {
+            return rows.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Stopped("Interrupted");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failed ? failed : new IllegalStateException(e.getCause());
+        }
+    }
+
+    private static long position(TrackedEventData<?> row) {
+        return row.trackingToken().position().orElseThrow();
     }
 
     /**
@@ -558,14 +591,18 @@ public class Rebuilder {
 
     /** The next events after {@code after} up to {@code upTo}, upcast and ready to deserialize, in index order. */
     List<TrackedEventMessage<?>> read(long after, long upTo) {
-        List<TrackedEventData<?>> rows = jdbc.query("SELECT " + EVENT_COLUMNS + " FROM domain_event_entry "
+        return readAhead(rows(after, upTo), serializer, upcasters);
+    }
+
+    /** The stored rows of the next events after {@code after} up to {@code upTo}, a batch at most, in index order. */
+    private List<TrackedEventData<?>> rows(long after, long upTo) {
+        return jdbc.query("SELECT " + EVENT_COLUMNS + " FROM domain_event_entry "
                         + "WHERE global_index > ? AND global_index <= ? ORDER BY global_index LIMIT ?",
                 // by position (EVENT_COLUMNS' order): a look-up by name costs more than the value, once per column
                 (rs, i) -> new TrackedDomainEventData<>(GapAwareTrackingToken.newInstance(rs.getLong(1), Set.of()),
                         new GenericDomainEventEntry<>(rs.getString(2), rs.getString(3), rs.getLong(4), rs.getString(5),
                                 rs.getString(6), rs.getString(7), rs.getString(8), rs.getBytes(9), rs.getBytes(10))),
                 after, upTo, batchSize);
-        return readAhead(rows, serializer, upcasters);
     }
 
     /** Stored rows as messages, upcast, each payload deserialized already ({@link #deserialized}). */
