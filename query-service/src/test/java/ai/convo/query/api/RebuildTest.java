@@ -54,10 +54,11 @@ class RebuildTest extends QueryTestBase {
         for (int i = 0; i < 50; i++) {
             token(caller, project, "token " + i);
         }
-        String id = request(projections, true);
+        // claimed by a runner that stopped, in the request's own statement (a request wakes the live runners at once)
+        String id = Ids.newId();
         String stale = "stopped-" + id;
-        jdbc.update("UPDATE projection_rebuild SET runner = ?, lease_until = now() + interval '1 hour' WHERE id = ?",
-                stale, id);
+        jdbc.update("INSERT INTO projection_rebuild (id, projections, require_identical, runner, lease_until) "
+                + "VALUES (?, ?, true, ?, now() + interval '1 hour')", id, projections.toArray(String[]::new), stale);
         AtomicInteger batches = new AtomicInteger();
         rebuilder.run(id, stale, () -> batches.incrementAndGet() < 3);
         return id;
@@ -165,8 +166,10 @@ class RebuildTest extends QueryTestBase {
         Caller caller = newOrganisation();
         project(caller, "Cancelled", 1);
         Long oidBefore = jdbc.queryForObject("SELECT 'public.token_view'::regclass::oid::bigint", Long.class);
-        String id = request(List.of("tokens"), false);
-        jdbc.update("UPDATE projection_rebuild SET cancel_requested = true WHERE id = ?", id);
+        // a request cancelled before any runner took it (a request wakes the runners at once: one statement)
+        String id = Ids.newId();
+        jdbc.update("INSERT INTO projection_rebuild (id, projections, require_identical, cancel_requested) "
+                + "VALUES (?, ?, false, true)", id, new String[] {"tokens"});
 
         // when
         Map<String, Object> row = awaitEnd(id);
