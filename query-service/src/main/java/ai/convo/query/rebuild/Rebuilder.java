@@ -559,15 +559,15 @@ public class Rebuilder {
         ResultMessage<?> result = unitOfWork.executeWithResult(() -> {
             EventMessage<?> event = (EventMessage<?>) CurrentUnitOfWork.get().getMessage();
             for (Target target : work.get(event)) {
-                String sequence = String.valueOf(ObjectUtils.getOrDefault(
-                        target.policy().getSequenceIdentifierFor(event), event::getIdentifier));
+                // the sequence is only asked for when the rebuild left one out or an event fails
                 Set<String> skipped = state.skipped.getOrDefault(target.name(), Set.of());
-                if (skipped.contains(sequence)) {
+                if (!skipped.isEmpty() && skipped.contains(sequence(target, event))) {
                     continue;
                 }
                 try {
                     target.invoker().handle(event, Segment.ROOT_SEGMENT);
                 } catch (Exception failed) {
+                    String sequence = sequence(target, event);
                     if (!careful || ParkingPolicy.ofTheMoment(failed) || !parkedLive(target.name(), sequence)) {
                         throw failed;
                     }
@@ -583,6 +583,11 @@ public class Rebuilder {
             Throwable cause = result.exceptionResult();
             throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
         }
+    }
+
+    private static String sequence(Target target, EventMessage<?> event) {
+        return String.valueOf(ObjectUtils.getOrDefault(target.policy().getSequenceIdentifierFor(event),
+                event::getIdentifier));
     }
 
     private boolean parkedLive(String group, String sequence) {
