@@ -12,9 +12,11 @@ import org.axonframework.eventhandling.EventHandler;
 import ai.convo.persistence.BatchingJdbcTemplate;
 import ai.convo.query.readmodel.Rebuilding;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.springframework.stereotype.Component;
 
@@ -38,36 +40,45 @@ public class TokenProjection {
     private final BatchingJdbcTemplate jdbc;
 
     /**
-     * A rebuild's creations and updates of one fold in one statement. The creations carry the fold's last update of
-     * their token; the update part sees only rows that were there before the statement (never those its own INSERT
-     * adds), so it changes the tokens of earlier folds, and those whose creation found the id taken, as event by
-     * event it would.
+     * A rebuild's new rows and updates of one fold in one statement. The new rows (a new project's default tokens,
+     * created tokens) go in their order, the first of an id winning; a created token carries the fold's last update
+     * of it. A token goes in if its project has default tokens: already ({@code EXISTS}), or from this fold
+     * ({@code live}: the INSERT does not see its own rows). The update part sees only rows that were there before the
+     * statement (never those its own INSERT adds), so it changes the tokens of earlier folds, and those whose
+     * creation found the id taken, as event by event it would.
      */
     private static final String CREATE_AND_UPDATE = "WITH created AS (INSERT INTO token_view (id, project_id, "
             + "organisation_id, reference_id, label, token_type, script, is_default, created_at, last_changed, "
             + "created_by, last_changed_by) "
-            + "SELECT t.id, t.project_id, t.organisation_id, t.reference_id, t.label, t.token_type, t.script, false, "
-            + "t.created_at, t.last_changed, t.created_by, t.last_changed_by "
-            + "FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], "
-            + "?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY AS t(id, project_id, organisation_id, reference_id, "
-            + "label, token_type, script, created_at, last_changed, created_by, last_changed_by, n) "
-            + "WHERE EXISTS (SELECT 1 FROM token_view d WHERE d.project_id = t.project_id AND d.is_default) "
+            + "SELECT t.id, t.project_id, t.organisation_id, t.reference_id, t.label, t.token_type, t.script, "
+            + "t.is_default, t.created_at, t.last_changed, t.created_by, t.last_changed_by "
+            + "FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], "
+            + "?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::boolean[]) WITH ORDINALITY AS t(id, project_id, "
+            + "organisation_id, reference_id, label, token_type, script, is_default, created_at, last_changed, "
+            + "created_by, last_changed_by, live, n) "
+            + "WHERE t.live OR EXISTS (SELECT 1 FROM token_view d WHERE d.project_id = t.project_id AND d.is_default) "
             + "ORDER BY t.n ON CONFLICT (id) DO NOTHING) "
             + "UPDATE token_view v SET label = u.label, token_type = u.token_type, script = u.script, "
             + "last_changed = u.last_changed, last_changed_by = u.last_changed_by "
             + "FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[]) "
             + "AS u(id, label, token_type, script, last_changed, last_changed_by) WHERE v.id = u.id AND NOT v.is_default";
 
+    /** A new row of a fold: a default token of a new project, or a created token ({@code live}: see above). */
+    private record NewRow(String id, String projectId, String organisationId, String referenceId, String label,
+                          String type, String script, boolean isDefault, long createdAt, long lastChanged,
+                          String createdBy, String lastChangedBy, boolean live) {
+    }
+
     /**
-     * A rebuild's token creations and updates of its transaction, written as one multi-row statement: one statement
+     * A rebuild's new rows and token updates of its transaction, written as one multi-row statement: one statement
      * per event costs the server more than the rows do, and a token created and changed in one fold is written once.
-     * The creations go in their order (the first of an id wins, as event by event), each with the last update of its
-     * token; the last update of each token sets every column it touches. An update only comes before a creation when
-     * it came first: a creation of a token with an update held here writes what is held first. Written before any
-     * other write of a token, and when the template sends what it holds.
+     * The last update of each token sets every column it touches. An update only comes before a creation when it
+     * came first: a creation of a token with an update held here writes what is held first. Written before any other
+     * write of a token (deletions), and when the template sends what it holds.
      */
     private final class Folds implements BatchingJdbcTemplate.Folded {
-        private final List<TokenCreatedEvent> created = new ArrayList<>();
+        private final List<NewRow> created = new ArrayList<>();
+        private final Set<String> newProjects = new HashSet<>();
         private final Map<String, TokenUpdatedEvent> latest = new LinkedHashMap<>();
 
         @Override
@@ -79,27 +90,31 @@ public class TokenProjection {
             String[] ids = new String[n], projects = new String[n], organisations = new String[n],
                     references = new String[n], labels = new String[n], types = new String[n], scripts = new String[n],
                     creators = new String[n], changers = new String[n];
+            boolean[] defaults = new boolean[n], live = new boolean[n];
             long[] createdAt = new long[n], changedAt = new long[n];
             for (int i = 0; i < n; i++) {
-                TokenCreatedEvent c = created.get(i);
-                TokenUpdatedEvent u = latest.get(c.tokenId());
-                ids[i] = c.tokenId();
-                projects[i] = c.projectId();
-                organisations[i] = c.organisationId();
-                references[i] = c.referenceId();
-                creators[i] = c.createdBy();
-                createdAt[i] = c.createdAt();
-                labels[i] = u == null ? c.label() : u.label();
-                types[i] = u == null ? c.type() : u.type();
-                scripts[i] = u == null ? c.script() : u.script();
-                changedAt[i] = u == null ? c.createdAt() : u.changedAt();
-                changers[i] = u == null ? c.createdBy() : u.changedBy();
+                NewRow row = created.get(i);
+                TokenUpdatedEvent u = row.isDefault() ? null : latest.get(row.id());
+                ids[i] = row.id();
+                projects[i] = row.projectId();
+                organisations[i] = row.organisationId();
+                references[i] = row.referenceId();
+                defaults[i] = row.isDefault();
+                live[i] = row.live();
+                creators[i] = row.createdBy();
+                createdAt[i] = row.createdAt();
+                labels[i] = u == null ? row.label() : u.label();
+                types[i] = u == null ? row.type() : u.type();
+                scripts[i] = u == null ? row.script() : u.script();
+                changedAt[i] = u == null ? row.lastChanged() : u.changedAt();
+                changers[i] = u == null ? row.lastChangedBy() : u.changedBy();
             }
             List<TokenUpdatedEvent> updates = new ArrayList<>(latest.values());
             created.clear();
+            newProjects.clear();
             latest.clear();
-            jdbc.write(CREATE_AND_UPDATE, ids, projects, organisations, references, labels, types, scripts, createdAt,
-                    changedAt, creators, changers, column(updates, TokenUpdatedEvent::tokenId),
+            jdbc.write(CREATE_AND_UPDATE, ids, projects, organisations, references, labels, types, scripts, defaults,
+                    createdAt, changedAt, creators, changers, live, column(updates, TokenUpdatedEvent::tokenId),
                     column(updates, TokenUpdatedEvent::label), column(updates, TokenUpdatedEvent::type),
                     column(updates, TokenUpdatedEvent::script),
                     updates.stream().mapToLong(TokenUpdatedEvent::changedAt).toArray(),
@@ -121,11 +136,20 @@ public class TokenProjection {
 
     @EventHandler
     public void on(ProjectCreatedEvent event) {
-        foldedFirst();
+        Folds folds = Rebuilding.now() ? jdbc.folded(this, Folds::new) : null;
         for (TokenRecord token : DefaultTokens.forProject(event.projectId(), event.createdBy(), event.createdAt())) {
+            if (folds != null) {
+                folds.created.add(new NewRow(token.id(), event.projectId(), event.organisationId(), token.referenceId(),
+                        token.label(), token.type(), token.script(), true, token.createdAt(), token.lastChanged(),
+                        token.createdBy(), token.lastChangedBy(), true));
+                continue;
+            }
             jdbc.write(INSERT_DEFAULT, token.id(), event.projectId(), event.organisationId(), token.referenceId(),
                     token.label(), token.type(), token.script(), token.createdAt(), token.lastChanged(),
                     token.createdBy(), token.lastChangedBy());
+        }
+        if (folds != null) {
+            folds.newProjects.add(event.projectId());
         }
     }
 
@@ -140,7 +164,9 @@ public class TokenProjection {
             if (folds.latest.containsKey(event.tokenId())) {
                 folds.write();
             }
-            folds.created.add(event);
+            folds.created.add(new NewRow(event.tokenId(), event.projectId(), event.organisationId(),
+                    event.referenceId(), event.label(), event.type(), event.script(), false, event.createdAt(),
+                    event.createdAt(), event.createdBy(), event.createdBy(), folds.newProjects.contains(event.projectId())));
             return;
         }
         jdbc.write("INSERT INTO token_view (id, project_id, organisation_id, reference_id, label, token_type, script, "

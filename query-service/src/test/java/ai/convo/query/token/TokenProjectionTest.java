@@ -113,7 +113,8 @@ class TokenProjectionTest {
     @Test
     void givenCreationsAndUpdatesInEveryOrder_whenARebuildFoldsThem_thenTheRowsAreThoseOfEventByEvent() {
         // given: an update before its token's creation, a creation twice, a creation into a deleted project and into
-        // a project created later in the same transaction, and text that a multi-row statement must carry unchanged
+        // a project created later in the same transaction, a change of a default token, a project created twice, and
+        // text that a multi-row statement must carry unchanged
         String late = "0000000000000000000000f3";
         String orphan = "0000000000000000000000f4";
         String third = "0000000000000000000000a3";
@@ -127,6 +128,9 @@ class TokenProjectionTest {
                 new TokenCreatedEvent(orphan, third, ORG, "ref-4", "Orphan", "custom", "x", USER, 113),
                 new ProjectCreatedEvent(third, ORG, "R", "", USER, 114),
                 new TokenCreatedEvent(orphan, third, ORG, "ref-4", "Ünïcode ✓", "custom", "", USER, 115),
+                new TokenUpdatedEvent(DefaultTokens.idFor(third, "Context"), third, ORG, List.of("label"), "Mine",
+                        "custom", "x", EDITOR, 116),
+                CREATED,
                 new TokenUpdatedEvent(TOKEN, PROJECT, ORG, List.of("label"), "Hello", "custom", "s2", USER, 117)};
         transaction.executeWithoutResult(tx -> given(events));
         List<Map<String, Object>> eventByEvent = jdbc.queryForList("SELECT * FROM token_view ORDER BY id");
