@@ -6,7 +6,8 @@
 # Needs: a running stack (./deploy/run-local.sh) and API_KEY, a system administrator's key (.data/bootstrap.env).
 # Env: GATEWAY_URL (http://localhost:8080/new), QUERY_PORT (8082),
 #      DB_HOST/DB_PORT/DB_NAME/DB_USERNAME/DB_PASSWORD (the embedded default 127.0.0.1:54329/convo/postgres),
-#      EVENTS (1000000), RUNS (3), PROJECTIONS (tokens,flows), QUERY_PID (found by its port when unset).
+#      EVENTS (1000000), RUNS (3), PROJECTIONS (tokens,flows), QUERY_PID (found by its port when unset), WARM_UPS (3:
+#      the most unmeasured rebuilds of each projection before its runs, until two agree within 5%).
 # The projection name `catch-up` measures a lagging replica instead: the query service is stopped (SIGSTOP) while
 # CATCHUP_EVENTS (200000) more events are appended, then resumed, and timed until every live processor has passed them.
 # The name `eventlog-floor` times PostgreSQL's own floor of an eventlog rebuild instead (RebuildBench.eventLogFloor).
